@@ -1,0 +1,85 @@
+"""ROC convex hull (vectorised) and curve dominance.
+
+The upper convex hull of the ROC points and the origin is found by repeatedly deleting, all at
+once, every point that lies on or below the chord joining its two neighbours.  Deleting such a
+point never changes the hull, so the loop ends with exactly the strict hull vertices; each pass
+is a handful of vectorised operations, and the number of passes is small in practice (every pass
+removes every locally non-convex point).  Cross products are computed on the raw counts, which
+are exact in float64 for integer counts below 2**26 per axis and accurate to rounding otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["upper_hull_indices", "envelope_dominates"]
+
+
+def upper_hull_indices(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
+    """Indices of the operating points that are vertices of the ROC upper convex hull.
+
+    ``fp`` and ``tp`` are cumulative counts at decreasing thresholds (both nondecreasing).  The
+    origin (0, 0) is taken as an implicit first vertex and is not among the returned indices.
+    The last point (everything predicted positive) is always a vertex.
+    """
+    x = np.concatenate([[0.0], np.asarray(fp, dtype=np.float64)])
+    y = np.concatenate([[0.0], np.asarray(tp, dtype=np.float64)])
+    idx = np.arange(x.shape[0])
+    # within a vertical run only the top point, within a horizontal run only the leftmost, can be
+    # vertices: drop the others first (cheap, and it removes most points on step-shaped curves)
+    keep = np.ones(x.shape[0], dtype=bool)
+    keep[:-1] &= x[1:] != x[:-1]  # a later point has the same fp and at least this tp
+    keep[1:] &= y[1:] != y[:-1]  # an earlier point has the same tp and at most this fp
+    keep[0] = keep[-1] = True
+    idx = idx[keep]
+    while idx.shape[0] > 2:
+        px, py = x[idx], y[idx]
+        ax, ay = px[:-2], py[:-2]
+        bx, by = px[1:-1], py[1:-1]
+        cx, cy = px[2:], py[2:]
+        cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+        concave = cross >= 0  # b on or below the chord a-c: not a strict vertex
+        if not concave.any():
+            break
+        keep = np.ones(idx.shape[0], dtype=bool)
+        keep[1:-1] = ~concave
+        idx = idx[keep]
+    return idx[1:] - 1
+
+
+def envelope_dominates(
+    fpr_a: np.ndarray, tpr_a: np.ndarray, fpr_b: np.ndarray, tpr_b: np.ndarray
+) -> bool:
+    """Whether piecewise-linear ROC curve A (through the origin) lies nowhere below curve B.
+
+    Both curves are checked at every breakpoint of either, from both sides of vertical jumps.
+    """
+    xa = np.concatenate([[0.0], fpr_a])
+    ya = np.concatenate([[0.0], tpr_a])
+    xb = np.concatenate([[0.0], fpr_b])
+    yb = np.concatenate([[0.0], tpr_b])
+    grid = np.union1d(xa, xb)
+    eps = 1e-12
+    for side in ("low", "high"):
+        va = _curve_value(xa, ya, grid, side)
+        vb = _curve_value(xb, yb, grid, side)
+        if np.any(va < vb - eps):
+            return False
+    return True
+
+
+def _curve_value(x: np.ndarray, y: np.ndarray, grid: np.ndarray, side: str) -> np.ndarray:
+    """Lowest (``side='low'``) or highest value of a monotone polyline above each grid x."""
+    if side == "low":
+        first = np.searchsorted(x, grid, side="left")
+        first = np.clip(first, 0, x.shape[0] - 1)
+        left = np.clip(first - 1, 0, x.shape[0] - 1)
+    else:
+        last = np.searchsorted(x, grid, side="right") - 1
+        last = np.clip(last, 0, x.shape[0] - 1)
+        first = last
+        left = np.clip(last + 1, 0, x.shape[0] - 1)
+    x0, y0, x1, y1 = x[left], y[left], x[first], y[first]
+    span = x1 - x0
+    t = np.where(span != 0, (grid - x0) / np.where(span != 0, span, 1.0), 1.0)
+    return y0 + np.clip(t, 0.0, 1.0) * (y1 - y0)

@@ -1,0 +1,170 @@
+"""Davis–Goadrich interpolation between PR operating points, and its exact area.
+
+Between operating points A and B the counts move along a straight line in (TP, FP) space:
+``TP = TP_A + x``, ``FP = FP_A + x * (FP_B - FP_A) / (TP_B - TP_A)``, ``0 <= x <= TP_B - TP_A``
+(Davis & Goadrich 2006, section 4).  Precision along it is ``(a + x) / (d + c x)`` with
+``a = TP_A``, ``d = TP_A + FP_A`` and ``c = 1 + local skew``; it is *not* linear in recall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "InterpolatedPoints",
+    "dg_interpolate",
+    "dg_precision",
+    "dg_segment_areas",
+    "interpolate_counts",
+]
+
+
+@dataclass(frozen=True)
+class InterpolatedPoints:
+    """Points on a Davis–Goadrich interpolated PR curve, all arrays of one length.
+
+    Attributes
+    ----------
+    tp, fp : ndarray of float
+        Interpolated (possibly fractional) counts.
+    recall, precision : ndarray of float
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    recall: np.ndarray
+    precision: np.ndarray
+
+
+def dg_precision(tp_a, fp_a, tp_b, fp_b, tp) -> np.ndarray:
+    """Precision at true-positive count ``tp`` on the segment from A to B (broadcasting).
+
+    Where A is the origin (no instance predicted positive) the precision along the segment is
+    constant, ``1 / (1 + skew)``, and that value is returned at ``tp = 0`` too.
+    """
+    tp_a, fp_a, tp_b, fp_b, tp = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (tp_a, fp_a, tp_b, fp_b, tp))
+    )
+    dtp = tp_b - tp_a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        skew = np.where(dtp > 0, (fp_b - fp_a) / np.where(dtp > 0, dtp, 1.0), 0.0)
+        x = tp - tp_a
+        num = tp_a + x
+        den = tp_a + fp_a + x * (1.0 + skew)
+        limit = 1.0 / (1.0 + skew)
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), limit)
+
+
+def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
+    """Exact ``∫ precision dTP`` over each Davis–Goadrich segment (in TP units).
+
+    Divide by ``n_pos`` for an area in recall units.  Works for fractional (weighted) counts.
+
+    Notes
+    -----
+    With ``a = TP_A``, ``d = TP_A + FP_A``, ``c = 1 + (FP_B - FP_A)/(TP_B - TP_A)`` and
+    ``Δ = TP_B - TP_A`` the integral is ``Δ/c + (a - d/c)/c · ln(1 + cΔ/d)``.  It is evaluated
+    as ``Δ · [p_A · L + (1 - L)/c]`` with ``L = ln(1+u)/u``, ``u = cΔ/d``: a weighted mean of
+    the start precision ``p_A = a/d`` and the asymptotic precision ``1/c``, free of cancellation.
+    When ``d = 0`` (segment from the origin) precision is constant and the area is ``Δ/c``.
+    A vertical segment (``Δ = 0``) has no area.
+    """
+    tp_a, fp_a, tp_b, fp_b = (np.asarray(v, dtype=np.float64) for v in (tp_a, fp_a, tp_b, fp_b))
+    delta = tp_b - tp_a
+    rising = delta > 0
+    safe_delta = np.where(rising, delta, 1.0)
+    c = 1.0 + (fp_b - fp_a) / safe_delta
+    d = tp_a + fp_a
+    has_d = d > 0
+    safe_d = np.where(has_d, d, 1.0)
+    u = c * safe_delta / safe_d
+    small = u < 1e-4
+    safe_u = np.where(small, 1.0, u)
+    log_ratio = np.where(small, 1.0 - u / 2 + u * u / 3, np.log1p(safe_u) / safe_u)
+    one_minus = np.where(small, u / 2 - u * u / 3 + u**3 / 4, 1.0 - log_ratio)
+    p_a = tp_a / safe_d
+    area = np.where(has_d, delta * (p_a * log_ratio + one_minus / c), delta / c)
+    return np.where(rising, area, 0.0)
+
+
+def dg_interpolate(tp_a: Any, fp_a: Any, tp_b: Any, fp_b: Any, n_pos: Any) -> InterpolatedPoints:
+    """Intermediate PR points between two confusion matrices at unit TP steps.
+
+    Parameters
+    ----------
+    tp_a, fp_a : float
+        Counts at the first point A (``tp_a <= tp_b``, ``fp_a <= fp_b``).
+    tp_b, fp_b : float
+        Counts at the second point B.
+    n_pos : float
+        Number of positives, to turn TP into recall.
+
+    Returns
+    -------
+    InterpolatedPoints
+        Points A, A+1, A+2, ... and B (``TP_B - TP_A + 1`` rows for integer counts).
+
+    Notes
+    -----
+    Davis & Goadrich (2006), section 4 and Table 1: the false positives grow by the local skew
+    ``(FP_B - FP_A)/(TP_B - TP_A)`` for every additional true positive.
+
+    Examples
+    --------
+    >>> from prcurve import dg_interpolate
+    >>> pts = dg_interpolate(5, 5, 10, 30, n_pos=20)
+    >>> [round(p, 3) for p in pts.precision]
+    [0.5, 0.375, 0.318, 0.286, 0.265, 0.25]
+    """
+    vals = [float(v) for v in (tp_a, fp_a, tp_b, fp_b, n_pos)]
+    if not all(np.isfinite(vals)):
+        raise ValueError(f"dg_interpolate: expected finite counts, got {vals}")
+    ta, fa, tb, fb, npos = vals
+    if min(ta, fa) < 0:
+        raise ValueError(f"tp_a, fp_a: expected non-negative counts, got {ta} and {fa}")
+    if tb < ta or fb < fa:
+        raise ValueError(
+            f"tp_b, fp_b: expected counts at least those of A ({ta}, {fa}), got ({tb}, {fb})"
+        )
+    if not npos >= tb or npos <= 0:
+        raise ValueError(f"n_pos: expected a positive total at least tp_b={tb}, got {npos}")
+    steps = np.arange(ta, tb, 1.0)
+    tp = np.append(steps, tb) if tb > ta else np.array([ta])
+    if tb == ta and fb > fa:  # vertical segment: the two end points
+        tp = np.array([ta, tb])
+        fp = np.array([fa, fb])
+    else:
+        skew = (fb - fa) / (tb - ta) if tb > ta else 0.0
+        fp = fa + (tp - ta) * skew
+    prec = dg_precision(ta, fa, tb, fb, tp)
+    if tb == ta and fb > fa:
+        prec = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-300), 0.0)
+    return InterpolatedPoints(tp=tp, fp=fp, recall=tp / npos, precision=prec)
+
+
+def interpolate_counts(
+    tp: np.ndarray, fp: np.ndarray, n_pos: float, recall: np.ndarray
+) -> np.ndarray:
+    """Precision of the interpolated curve through (0, 0) and the points (tp, fp) at ``recall``.
+
+    Where several points share a recall (a vertical drop) the highest precision is returned (the
+    curve read from its upper envelope).  At recall 0 the value is the limit from the right.
+    """
+    ctp = np.concatenate([[0.0], np.asarray(tp, dtype=np.float64)])
+    cfp = np.concatenate([[0.0], np.asarray(fp, dtype=np.float64)])
+    target = np.asarray(recall, dtype=np.float64) * n_pos
+    last = ctp.shape[0] - 1
+    end = np.where(
+        target > 0,
+        np.searchsorted(ctp, target, side="left"),
+        np.searchsorted(ctp, 0.0, side="right"),
+    )
+    end = np.clip(end, 1, last)
+    target = np.minimum(target, ctp[last])
+    exact = (target > 0) & (ctp[end] == target)
+    on_segment = dg_precision(ctp[end - 1], cfp[end - 1], ctp[end], cfp[end], target)
+    at_point = ctp[end] / np.maximum(ctp[end] + cfp[end], np.finfo(float).tiny)
+    return np.where(exact, at_point, on_segment)

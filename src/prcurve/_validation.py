@@ -1,0 +1,249 @@
+"""One place that turns user input into clean arrays or clear errors.
+
+Every public function of prcurve validates through the helpers here, so that a bad input gets the
+same kind of message everywhere: the parameter's name, what was expected and what was got.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "check_binary_problem",
+    "check_choice",
+    "check_fraction",
+    "check_level",
+    "check_positive_int",
+    "check_rng",
+    "check_unit_interval_array",
+]
+
+
+def _describe(values: Sequence[Any], limit: int = 6) -> str:
+    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values[:limit])
+    return f"[{shown}{', ...' if len(values) > limit else ''}]"
+
+
+def _as_1d(name: str, value: Any) -> np.ndarray:
+    if value is None:
+        raise TypeError(f"{name}: expected an array-like of values, got None")
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        raise ValueError(f"{name}: expected a 1-D array, got a scalar ({arr.item()!r})")
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.reshape(-1)
+    if arr.ndim != 1:
+        raise ValueError(f"{name}: expected a 1-D array, got an array of shape {arr.shape}")
+    return arr
+
+
+def _check_finite_numbers(name: str, arr: np.ndarray) -> np.ndarray:
+    if arr.dtype == bool:
+        return arr.astype(np.float64)
+    if arr.dtype.kind in "iu":
+        return arr
+    if arr.dtype.kind != "f":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            bad = next((i for i, v in enumerate(arr) if not _is_number(v)), 0)
+            raise TypeError(
+                f"{name}: expected numbers, got {arr[bad]!r} (type {type(arr[bad]).__name__}) "
+                f"at index {bad}"
+            ) from None
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
+        kind = "NaN" if np.isnan(arr[bad[0]]) else "infinite value"
+        raise ValueError(
+            f"{name}: expected finite numbers, got {kind} {arr[bad[0]]!r} at index {bad[0]} "
+            f"({bad.size} non-finite value{'s' if bad.size > 1 else ''} in total)"
+        )
+    return arr
+
+
+def _is_number(v: Any) -> bool:
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
+    """Map labels to a boolean "is positive" array."""
+    if y.dtype == bool and pos_label is None:
+        labels = np.unique(y)
+    else:
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            bad = int(np.flatnonzero(~np.isfinite(y))[0])
+            raise ValueError(f"y_true: expected class labels, got {y[bad]!r} at index {bad}")
+        labels = np.unique(y)
+    if labels.size > 2:
+        raise ValueError(
+            f"y_true: expected two classes, got {labels.size}: {_describe(list(labels))}"
+        )
+    if pos_label is not None:
+        if pos_label not in labels.tolist():
+            raise ValueError(
+                f"pos_label: expected one of the labels in y_true {_describe(list(labels))}, "
+                f"got {pos_label!r}"
+            )
+        return np.asarray(y == pos_label)
+    if y.dtype == bool:
+        return y
+    as_list = labels.tolist()
+    if y.dtype.kind in "iuf" and set(as_list) <= {0, 1, -1}:
+        if set(as_list) == {-1, 0}:
+            raise ValueError(
+                "y_true: labels {-1, 0} are ambiguous; pass pos_label to say which is positive"
+            )
+        return np.asarray(y == 1)
+    if labels.size == 1:
+        raise ValueError(
+            f"y_true: expected both classes, got a single label {as_list[0]!r}; "
+            "pass pos_label if it is the positive class"
+        )
+    raise ValueError(
+        f"y_true: labels {_describe(as_list)} are not {{0, 1}}, {{-1, 1}} or booleans; "
+        "pass pos_label to say which one is positive"
+    )
+
+
+def check_binary_problem(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    *,
+    score_name: str = "y_score",
+    require_both: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Validate a labelled-score problem.
+
+    Returns
+    -------
+    y : ndarray of bool, shape (n,)
+        True for positives.
+    score : ndarray, shape (n,)
+        Finite scores; float32/float64/integer dtypes are kept, anything else becomes float64.
+    weight : ndarray of float64, shape (n,), or None
+        Non-negative weights; samples of weight zero are removed from all three arrays.
+    """
+    y = _as_1d("y_true", y_true)
+    s = _as_1d(score_name, y_score)
+    if y.shape[0] != s.shape[0]:
+        raise ValueError(
+            f"y_true and {score_name}: expected the same length, got {y.shape[0]} and {s.shape[0]}"
+        )
+    if y.shape[0] == 0:
+        raise ValueError("y_true: expected at least one sample, got an empty array")
+    s = _check_finite_numbers(score_name, s)
+    pos = _binary_labels(y, pos_label)
+    w = None
+    if sample_weight is not None:
+        w = _as_1d("sample_weight", sample_weight)
+        if w.shape[0] != y.shape[0]:
+            raise ValueError(
+                f"sample_weight: expected length {y.shape[0]} (like y_true), got {w.shape[0]}"
+            )
+        w = np.asarray(_check_finite_numbers("sample_weight", w), dtype=np.float64)
+        if (w < 0).any():
+            bad = int(np.flatnonzero(w < 0)[0])
+            raise ValueError(
+                f"sample_weight: expected non-negative weights, got {w[bad]!r} at index {bad}"
+            )
+        keep = w > 0
+        if not keep.any():
+            raise ValueError("sample_weight: expected some positive weight, got all zeros")
+        if not keep.all():
+            pos, s, w = pos[keep], s[keep], w[keep]
+    if require_both:
+        n_pos = int(np.count_nonzero(pos))
+        if n_pos == 0 or n_pos == pos.shape[0]:
+            missing = "positive" if n_pos == 0 else "negative"
+            raise ValueError(
+                f"y_true: expected both classes, got only "
+                f"{'negatives' if n_pos == 0 else 'positives'} (no {missing} sample"
+                f"{' with positive weight' if sample_weight is not None else ''})"
+            )
+    return pos, s, w
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """Normalise ``rng`` (None, int seed or Generator) as SPEC 7 asks."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, numbers.Integral | np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, np.random.BitGenerator):
+        return np.random.Generator(rng)
+    raise TypeError(
+        f"rng: expected None, an int seed or a numpy.random.Generator, got {type(rng).__name__}"
+    )
+
+
+def check_level(level: Any, name: str = "level") -> float:
+    """A confidence level strictly between 0 and 1."""
+    return check_fraction(level, name, low_open=True, high_open=True)
+
+
+def check_fraction(
+    value: Any, name: str, *, low_open: bool = True, high_open: bool = True
+) -> float:
+    """A real number in an interval between 0 and 1 (open or closed at each end)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r}")
+    v = float(value)
+    lo_ok = v > 0 if low_open else v >= 0
+    hi_ok = v < 1 if high_open else v <= 1
+    if not (np.isfinite(v) and lo_ok and hi_ok):
+        interval = f"{'(' if low_open else '['}0, 1{')' if high_open else ']'}"
+        raise ValueError(f"{name}: expected a number in {interval}, got {value!r}")
+    return v
+
+
+def check_unit_interval_array(
+    value: Any, name: str, *, low_open: bool = True, high_open: bool = False
+) -> np.ndarray:
+    """An array of numbers in an interval between 0 and 1 (e.g. recall levels in (0, 1])."""
+    arr = np.asarray(value, dtype=np.float64) if _is_array_of_numbers(value) else None
+    if arr is None:
+        raise TypeError(f"{name}: expected numbers, got {value!r}")
+    lo_bad = arr <= 0 if low_open else arr < 0
+    hi_bad = arr >= 1 if high_open else arr > 1
+    bad = ~np.isfinite(arr) | lo_bad | hi_bad
+    if bad.any():
+        interval = f"{'(' if low_open else '['}0, 1{')' if high_open else ']'}"
+        first = arr[bad].ravel()[0]
+        raise ValueError(f"{name}: expected values in {interval}, got {first!r}")
+    return arr
+
+
+def _is_array_of_numbers(value: Any) -> bool:
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    return arr.dtype.kind in "biuf"
+
+
+def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
+    """An integer >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name}: expected an integer >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_choice(value: Any, name: str, choices: Sequence[str]) -> str:
+    """One of a fixed set of option strings."""
+    if value not in choices:
+        options = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name}: expected one of {options}, got {value!r}")
+    return str(value)
