@@ -10,9 +10,13 @@ score = rng.normal(size=y.size) + 2.0 * y
 
 curve = prcurve.pr_curve(y, score)
 print(f"{curve.n_pos} positives, {curve.n_neg} negatives, prevalence {curve.prevalence:.4f}")
-for method in ("average_precision", "davis_goadrich", "lower_trapezoid",
-               "interpolated_median", "trapezoid"):
+for method in (
+    "average_precision",
+    "davis_goadrich",
+    "lower_trapezoid",
+    "interpolated_median",
+    "trapezoid",
+):
     print(f"AUC-PR {method:<20} {curve.auc(method):.4f}")
 hull = curve.achievable()
-print(f"achievable curve: {hull.recall.size} hull points, "
-      f"area {hull.auc('davis_goadrich'):.4f}")
+print(f"achievable curve: {hull.recall.size} hull points, area {hull.auc('davis_goadrich'):.4f}")

@@ -20,8 +20,9 @@ def _precision(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
 
 
 def _average_precision(tp: np.ndarray, fp: np.ndarray, n_pos: float) -> float:
-    recall = tp / n_pos
-    return float(np.sum(np.diff(recall, prepend=0.0) * _precision(tp, fp)))
+    # Σ (R_k − R_{k−1}) P_k, written on counts: Σ ΔTP_k · P_k / n₊
+    dtp = np.diff(tp, prepend=0).astype(np.float64)
+    return float(np.dot(dtp, tp / (tp + fp)) / n_pos)
 
 
 def _davis_goadrich(tp: np.ndarray, fp: np.ndarray, n_pos: float) -> float:
@@ -85,6 +86,8 @@ AUC_PR_METHODS: dict[str, Callable[[np.ndarray, np.ndarray, float], float]] = {
 
 def area_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: float, method: str) -> float:
     """Dispatch to one estimator (``method`` already validated)."""
+    if method == "average_precision":  # integer counts need no float copies here
+        return _average_precision(tp, fp, float(n_pos))
     return AUC_PR_METHODS[method](
         np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64), float(n_pos)
     )

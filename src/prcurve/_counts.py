@@ -71,24 +71,50 @@ def _count_unweighted(y: np.ndarray, s: np.ndarray) -> BinaryCounts:
     pos = np.sort(np.compress(y, s))
     neg = np.sort(np.compress(~y, s))
     n_pos, n_neg = pos.shape[0], neg.shape[0]
+    neg_starts, pos_starts = _run_starts(neg), _run_starts(pos)
+    if 4 * (np.count_nonzero(neg_starts) + np.count_nonzero(pos_starts)) < n:
+        # heavy ties: count the few distinct values, weighted by their multiplicities
+        u_neg, c_neg = _runs(neg, neg_starts)
+        u_pos, c_pos = _runs(pos, pos_starts)
+        small = _count_weighted(
+            np.concatenate([np.zeros(u_neg.shape[0], bool), np.ones(u_pos.shape[0], bool)]),
+            np.concatenate([u_neg, u_pos]),
+            np.concatenate([c_neg, c_pos]).astype(np.float64),
+        )
+        return BinaryCounts(
+            small.thresholds, small.tp.astype(np.int64), small.fp.astype(np.int64), n_pos, n_neg
+        )
     values, is_pos = _merge_sorted(neg, pos)
     # ascending order: group starts where the value changes
     change = np.empty(n, dtype=bool)
     change[0] = True
     np.not_equal(values[1:], values[:-1], out=change[1:])
-    starts = np.flatnonzero(change)
     below = np.empty(n + 1, dtype=np.int64)
     below[0] = 0
     np.cumsum(is_pos, out=below[1:])
-    tp_asc = n_pos - below[starts]
-    fp_asc = (n - starts) - tp_asc
-    return BinaryCounts(
-        thresholds=values[starts][::-1].copy(),
-        tp=tp_asc[::-1].copy(),
-        fp=fp_asc[::-1].copy(),
-        n_pos=n_pos,
-        n_neg=n_neg,
-    )
+    if change.all():  # no ties: every position starts a group, skip the gathers
+        tp_desc = n_pos - below[n - 1 :: -1]
+        fp_desc = np.arange(1, n + 1, dtype=np.int64) - tp_desc
+        return BinaryCounts(values[::-1].copy(), tp_desc, fp_desc, n_pos, n_neg)
+    starts = np.flatnonzero(change)[::-1]
+    tp_desc = n_pos - below[starts]
+    fp_desc = (n - starts) - tp_desc
+    return BinaryCounts(values[starts], tp_desc, fp_desc, n_pos, n_neg)
+
+
+def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
+    """Mask of the first element of each run of equal values in a sorted array."""
+    change = np.empty(sorted_values.shape[0], dtype=bool)
+    if sorted_values.shape[0]:
+        change[0] = True
+        np.not_equal(sorted_values[1:], sorted_values[:-1], out=change[1:])
+    return change
+
+
+def _runs(sorted_values: np.ndarray, change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values of a sorted array and their multiplicities."""
+    start = np.flatnonzero(change)
+    return sorted_values[start], np.diff(start, append=sorted_values.shape[0])
 
 
 def _merge_sorted(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

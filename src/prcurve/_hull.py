@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["upper_hull_indices", "envelope_dominates"]
+__all__ = ["envelope_dominates", "upper_hull_indices"]
 
 
 def upper_hull_indices(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:

@@ -80,11 +80,15 @@ def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
     d = tp_a + fp_a
     has_d = d > 0
     safe_d = np.where(has_d, d, 1.0)
-    u = c * safe_delta / safe_d
+    with np.errstate(over="ignore"):
+        u = c * safe_delta / safe_d
+    # u = inf only for denormal counts: the segment then behaves as one from the origin
+    u = np.minimum(u, np.finfo(np.float64).max)
     small = u < 1e-4
     safe_u = np.where(small, 1.0, u)
-    log_ratio = np.where(small, 1.0 - u / 2 + u * u / 3, np.log1p(safe_u) / safe_u)
-    one_minus = np.where(small, u / 2 - u * u / 3 + u**3 / 4, 1.0 - log_ratio)
+    su = np.where(small, u, 0.0)  # series variable, zero where unused (no overflow)
+    log_ratio = np.where(small, 1.0 - su / 2 + su * su / 3, np.log1p(safe_u) / safe_u)
+    one_minus = np.where(small, su / 2 - su * su / 3 + su**3 / 4, 1.0 - log_ratio)
     p_a = tp_a / safe_d
     area = np.where(has_d, delta * (p_a * log_ratio + one_minus / c), delta / c)
     return np.where(rising, area, 0.0)
@@ -116,7 +120,7 @@ def dg_interpolate(tp_a: Any, fp_a: Any, tp_b: Any, fp_b: Any, n_pos: Any) -> In
     --------
     >>> from prcurve import dg_interpolate
     >>> pts = dg_interpolate(5, 5, 10, 30, n_pos=20)
-    >>> [round(p, 3) for p in pts.precision]
+    >>> pts.precision.round(3).tolist()
     [0.5, 0.375, 0.318, 0.286, 0.265, 0.25]
     """
     vals = [float(v) for v in (tp_a, fp_a, tp_b, fp_b, n_pos)]

@@ -52,18 +52,26 @@ def _check_finite_numbers(name: str, arr: np.ndarray) -> np.ndarray:
         except (TypeError, ValueError):
             bad = next((i for i, v in enumerate(arr) if not _is_number(v)), 0)
             raise TypeError(
-                f"{name}: expected numbers, got {arr[bad]!r} (type {type(arr[bad]).__name__}) "
+                f"{name}: expected numbers, got {_plain(arr[bad])!r} "
+                f"(type {type(_plain(arr[bad])).__name__}) "
                 f"at index {bad}"
             ) from None
     finite = np.isfinite(arr)
     if not finite.all():
-        bad = np.flatnonzero(~finite)
-        kind = "NaN" if np.isnan(arr[bad[0]]) else "infinite value"
+        where = np.flatnonzero(~finite)
+        first = int(where[0])
+        kind = "NaN" if np.isnan(arr[first]) else "infinite value"
         raise ValueError(
-            f"{name}: expected finite numbers, got {kind} {arr[bad[0]]!r} at index {bad[0]} "
-            f"({bad.size} non-finite value{'s' if bad.size > 1 else ''} in total)"
+            f"{name}: expected finite numbers, got {kind} {_plain(arr[first])!r} "
+            f"at index {first} "
+            f"({where.size} non-finite value{'s' if where.size > 1 else ''} in total)"
         )
     return arr
+
+
+def _plain(v: Any) -> Any:
+    """A NumPy scalar as the Python value it holds (for readable messages)."""
+    return v.item() if isinstance(v, np.generic) else v
 
 
 def _is_number(v: Any) -> bool:
@@ -77,12 +85,11 @@ def _is_number(v: Any) -> bool:
 def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
     """Map labels to a boolean "is positive" array."""
     if y.dtype == bool and pos_label is None:
-        labels = np.unique(y)
-    else:
-        if y.dtype.kind == "f" and not np.isfinite(y).all():
-            bad = int(np.flatnonzero(~np.isfinite(y))[0])
-            raise ValueError(f"y_true: expected class labels, got {y[bad]!r} at index {bad}")
-        labels = np.unique(y)
+        return y
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        bad = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise ValueError(f"y_true: expected class labels, got {_plain(y[bad])!r} at index {bad}")
+    labels = _labels(y)
     if labels.size > 2:
         raise ValueError(
             f"y_true: expected two classes, got {labels.size}: {_describe(list(labels))}"
@@ -112,6 +119,17 @@ def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
         f"y_true: labels {_describe(as_list)} are not {{0, 1}}, {{-1, 1}} or booleans; "
         "pass pos_label to say which one is positive"
     )
+
+
+def _labels(y: np.ndarray) -> np.ndarray:
+    """The distinct labels; numeric labels are found without sorting when there are two."""
+    if y.dtype.kind in "biuf":
+        lo, hi = np.min(y), np.max(y)
+        if lo == hi:
+            return np.array([lo])
+        if np.count_nonzero(y == lo) + np.count_nonzero(y == hi) == y.shape[0]:
+            return np.array([lo, hi])
+    return np.unique(y)
 
 
 def check_binary_problem(
@@ -155,7 +173,8 @@ def check_binary_problem(
         if (w < 0).any():
             bad = int(np.flatnonzero(w < 0)[0])
             raise ValueError(
-                f"sample_weight: expected non-negative weights, got {w[bad]!r} at index {bad}"
+                f"sample_weight: expected non-negative weights, got {_plain(w[bad])!r} "
+                f"at index {bad}"
             )
         keep = w > 0
         if not keep.any():
@@ -178,8 +197,10 @@ def check_rng(rng: Any) -> np.random.Generator:
     """Normalise ``rng`` (None, int seed or Generator) as SPEC 7 asks."""
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or isinstance(rng, numbers.Integral | np.random.SeedSequence):
+    if rng is None or isinstance(rng, np.random.SeedSequence):
         return np.random.default_rng(rng)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        return np.random.default_rng(int(rng))
     if isinstance(rng, np.random.BitGenerator):
         return np.random.Generator(rng)
     raise TypeError(
@@ -219,7 +240,7 @@ def check_unit_interval_array(
     bad = ~np.isfinite(arr) | lo_bad | hi_bad
     if bad.any():
         interval = f"{'(' if low_open else '['}0, 1{')' if high_open else ']'}"
-        first = arr[bad].ravel()[0]
+        first = arr[bad].ravel()[0].item()
         raise ValueError(f"{name}: expected values in {interval}, got {first!r}")
     return arr
 

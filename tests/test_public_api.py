@@ -1,0 +1,58 @@
+"""Guard the public surface: __all__ is exactly the public names, and each is documented."""
+
+import importlib
+import inspect
+
+import prcurve
+
+DESIGN_NAMES = {
+    "pr_curve",
+    "roc_curve",
+    "auc_pr",
+    "dg_interpolate",
+    "achievable_pr_curve",
+    "dominates",
+    "PRCurve",
+    "ROCCurve",
+    "ConfidenceInterval",
+}
+
+
+def test_all_is_sorted_unique_and_importable():
+    assert list(prcurve.__all__) == sorted(set(prcurve.__all__))
+    for name in prcurve.__all__:
+        assert hasattr(prcurve, name), name
+
+
+def test_all_lists_every_public_attribute():
+    public = {
+        n
+        for n, v in vars(prcurve).items()
+        if (not n.startswith("_") and not inspect.ismodule(v)) or n in {"cases", "plot"}
+    }
+    public = {n for n in public if hasattr(prcurve, n)}
+    missing = public - set(prcurve.__all__) - {"annotations"}
+    assert not missing, f"public names missing from __all__: {sorted(missing)}"
+
+
+def test_design_names_present():
+    assert DESIGN_NAMES <= set(prcurve.__all__)
+
+
+def test_public_callables_are_documented():
+    for name in prcurve.__all__:
+        obj = getattr(prcurve, name)
+        if callable(obj):
+            assert inspect.getdoc(obj), f"{name} has no docstring"
+
+
+def test_statistics_do_not_import_matplotlib():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, prcurve; "
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported by prcurve'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    importlib.import_module("prcurve.plot")
