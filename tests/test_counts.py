@@ -48,14 +48,24 @@ def test_all_ties_is_one_point():
     assert c.tp.tolist() == [3] and c.fp.tolist() == [2]
 
 
-def test_merge_paths_agree(rng):
-    """Few positives use binary search, balanced classes a run merge: same counts."""
-    for prevalence in (0.02, 0.5, 0.98):
-        y, s, _ = make_problem(rng, n=2000, prevalence=prevalence, ties=True)
-        c = count_sorted(y, s)
-        ref = count_sorted(y, s, np.ones(len(y)))
-        np.testing.assert_array_equal(c.thresholds, ref.thresholds)
-        np.testing.assert_array_equal(c.tp, ref.tp.astype(np.int64))
+@pytest.mark.parametrize("prevalence", [0.02, 0.3, 0.5, 0.7, 0.98])
+@pytest.mark.parametrize("decimals", [None, 2, 0])
+def test_every_engine_path_agrees_with_brute_force(rng, prevalence, decimals):
+    """Imbalanced (one sort + binary search), balanced (run merge) and heavy-tie paths."""
+    n = 3000
+    y = rng.random(n) < prevalence
+    y[:2] = [True, False]
+    s = rng.normal(size=n) + y
+    if decimals is not None:
+        s = np.round(s, decimals)
+    c = count_sorted(y, s)
+    t, tp, fp = brute_counts(y, s)
+    np.testing.assert_array_equal(c.thresholds, t)
+    np.testing.assert_array_equal(c.tp, tp.astype(np.int64))
+    np.testing.assert_array_equal(c.fp, fp.astype(np.int64))
+    assert c.tp.dtype == np.int64
+    ref = count_sorted(y, s, np.ones(n))
+    np.testing.assert_array_equal(c.tp, ref.tp.astype(np.int64))
 
 
 def test_counts_exact_beyond_float32_precision():

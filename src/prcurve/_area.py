@@ -12,17 +12,27 @@ import numpy as np
 
 from ._interpolation import dg_segment_areas
 
-__all__ = ["AUC_PR_METHODS", "area_from_counts"]
+__all__ = ["AUC_PR_METHODS", "area_from_counts", "average_precision_from", "precision_of"]
 
 
 def _precision(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
-    return tp / (tp + fp)
+    out = np.add(tp, fp, dtype=np.float64)
+    return np.divide(tp, out, out=out)
+
+
+def precision_of(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """``tp / (tp + fp)`` in float64 (defined: every operating point predicts something)."""
+    return _precision(tp, fp)
 
 
 def _average_precision(tp: np.ndarray, fp: np.ndarray, n_pos: float) -> float:
-    # Σ (R_k − R_{k−1}) P_k, written on counts: Σ ΔTP_k · P_k / n₊
-    dtp = np.diff(tp, prepend=0).astype(np.float64)
-    return float(np.dot(dtp, tp / (tp + fp)) / n_pos)
+    return average_precision_from(tp, _precision(tp, fp), n_pos)
+
+
+def average_precision_from(tp: np.ndarray, precision: np.ndarray, n_pos: float) -> float:
+    """``Σ (R_k − R_{k−1}) P_k`` written on counts: ``Σ ΔTP_k · P_k / n₊`` (with TP_0 = 0)."""
+    dtp = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
+    return float((tp[0] * precision[0] + np.dot(dtp, precision[1:])) / n_pos)
 
 
 def _davis_goadrich(tp: np.ndarray, fp: np.ndarray, n_pos: float) -> float:

@@ -68,9 +68,14 @@ def count_sorted(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> B
 
 def _count_unweighted(y: np.ndarray, s: np.ndarray) -> BinaryCounts:
     n = s.shape[0]
-    pos = np.sort(np.compress(y, s))
-    neg = np.sort(np.compress(~y, s))
-    n_pos, n_neg = pos.shape[0], neg.shape[0]
+    n_pos = int(np.count_nonzero(y))
+    n_neg = n - n_pos
+    if 8 * min(n_pos, n_neg) <= n:
+        return _count_imbalanced(y, s, n_pos, n_neg)
+    pos = np.compress(y, s)
+    pos.sort()
+    neg = np.compress(~y, s)
+    neg.sort()
     neg_starts, pos_starts = _run_starts(neg), _run_starts(pos)
     if 4 * (np.count_nonzero(neg_starts) + np.count_nonzero(pos_starts)) < n:
         # heavy ties: count the few distinct values, weighted by their multiplicities
@@ -84,22 +89,74 @@ def _count_unweighted(y: np.ndarray, s: np.ndarray) -> BinaryCounts:
         return BinaryCounts(
             small.thresholds, small.tp.astype(np.int64), small.fp.astype(np.int64), n_pos, n_neg
         )
-    values, is_pos = _merge_sorted(neg, pos)
-    # ascending order: group starts where the value changes
-    change = np.empty(n, dtype=bool)
-    change[0] = True
-    np.not_equal(values[1:], values[:-1], out=change[1:])
+    # balanced classes, few ties: merge the two sorted runs (timsort does one linear merge)
+    both = np.concatenate([neg, pos])
+    order = np.argsort(both, kind="stable")
+    values = both[order]
+    is_pos = order >= n_neg
     below = np.empty(n + 1, dtype=np.int64)
     below[0] = 0
     np.cumsum(is_pos, out=below[1:])
-    if change.all():  # no ties: every position starts a group, skip the gathers
-        tp_desc = n_pos - below[n - 1 :: -1]
-        fp_desc = np.arange(1, n + 1, dtype=np.int64) - tp_desc
-        return BinaryCounts(values[::-1].copy(), tp_desc, fp_desc, n_pos, n_neg)
-    starts = np.flatnonzero(change)[::-1]
-    tp_desc = n_pos - below[starts]
-    fp_desc = (n - starts) - tp_desc
-    return BinaryCounts(values[starts], tp_desc, fp_desc, n_pos, n_neg)
+    return _from_groups(values, _run_starts(values), below, n_pos, n_neg, minority_is_pos=True)
+
+
+def _count_imbalanced(y: np.ndarray, s: np.ndarray, n_pos: int, n_neg: int) -> BinaryCounts:
+    """One sort of all scores; the few minority-class scores are placed by binary search."""
+    values = np.sort(s)
+    minority_is_pos = n_pos <= n_neg
+    minority = np.compress(y if minority_is_pos else ~y, s)
+    minority.sort()
+    starts = _run_starts(values)
+    # position of the first score equal to each minority score = the start of its group
+    at = np.searchsorted(values, minority, side="left")
+    n = values.shape[0]
+    if starts.all():
+        # no ties: mark the minority positions and count them from the top, straight into the
+        # output array (no intermediate n-sized arrays: fresh memory costs page faults)
+        mark = np.zeros(n, dtype=bool)
+        mark[at] = True
+        mark = mark[::-1]
+        tracked = np.cumsum(mark, dtype=np.int64)
+        others = np.cumsum(~mark, dtype=np.int64)
+        tp, fp = (tracked, others) if minority_is_pos else (others, tracked)
+        return BinaryCounts(values[::-1], tp, fp, n_pos, n_neg)
+    first = np.flatnonzero(starts)
+    group = np.searchsorted(first, at)
+    below = np.empty(first.shape[0] + 1, dtype=np.int64)
+    below[0] = 0
+    np.cumsum(np.bincount(group, minlength=first.shape[0]), out=below[1:])
+    return _from_groups(values, starts, below, n_pos, n_neg, minority_is_pos, per_group=True)
+
+
+def _from_groups(
+    values: np.ndarray,
+    starts: np.ndarray,
+    below: np.ndarray,
+    n_pos: int,
+    n_neg: int,
+    minority_is_pos: bool,
+    per_group: bool = False,
+) -> BinaryCounts:
+    """Counts at distinct thresholds from ascending values.
+
+    ``starts`` marks the first element of each run of equal values.  ``below[i]`` counts the
+    tracked class (positives, or the minority class) strictly before position ``i`` of
+    ``values`` -- or, with ``per_group``, strictly before group ``i``.
+    """
+    n = values.shape[0]
+    tracked_total = n_pos if minority_is_pos else n_neg
+    if starts.all():  # no ties: skip the gathers
+        tracked = tracked_total - below[n - 1 :: -1]
+        others = np.arange(1, n + 1, dtype=np.int64)
+        others -= tracked
+        thresholds = values[::-1]
+    else:
+        first = np.flatnonzero(starts)[::-1]
+        tracked = tracked_total - (below[first.shape[0] - 1 :: -1] if per_group else below[first])
+        others = (n - first) - tracked
+        thresholds = values[first]
+    tp, fp = (tracked, others) if minority_is_pos else (others, tracked)
+    return BinaryCounts(thresholds, tp, fp, n_pos, n_neg)
 
 
 def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
@@ -115,30 +172,6 @@ def _runs(sorted_values: np.ndarray, change: np.ndarray) -> tuple[np.ndarray, np
     """Distinct values of a sorted array and their multiplicities."""
     start = np.flatnonzero(change)
     return sorted_values[start], np.diff(start, append=sorted_values.shape[0])
-
-
-def _merge_sorted(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Merge two ascending runs; return the merged values and an is-positive mask."""
-    n_neg, n_pos = neg.shape[0], pos.shape[0]
-    n = n_neg + n_pos
-    if n_pos == 0 or n_neg == 0:
-        values = pos if n_neg == 0 else neg
-        return values, np.full(n, n_neg == 0)
-    small, large = (pos, neg) if n_pos <= n_neg else (neg, pos)
-    if small.shape[0] * 8 <= n:
-        # few of one class: binary-search their places among the others
-        at = np.searchsorted(large, small, side="left")
-        at += np.arange(small.shape[0])
-        in_small = np.zeros(n, dtype=bool)
-        in_small[at] = True
-        values = np.empty(n, dtype=np.result_type(neg, pos))
-        values[at] = small
-        values[~in_small] = large
-        is_pos = in_small if small is pos else ~in_small
-        return values, is_pos
-    both = np.concatenate([neg, pos])
-    order = np.argsort(both, kind="stable")  # timsort: one linear merge of two runs
-    return both[order], order >= n_neg
 
 
 def _count_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> BinaryCounts:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ._area import AUC_PR_METHODS, area_from_counts
+from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
@@ -91,8 +91,8 @@ class PRCurve:
             thresholds=_rule_thresholds(counts.thresholds, threshold_rule),
             tp=tp,
             fp=fp,
-            precision=tp / (tp + fp),
-            recall=tp / counts.n_pos,
+            precision=precision_of(tp, fp),
+            recall=np.divide(tp, counts.n_pos, dtype=np.float64),
             n_pos=counts.n_pos,
             n_neg=counts.n_neg,
             threshold_rule=threshold_rule,
@@ -111,6 +111,8 @@ class PRCurve:
     def auc(self, method: str = "average_precision") -> float:
         """Area under the curve by one of :data:`AUC_PR_METHODS` (see :func:`auc_pr`)."""
         check_choice(method, "method", tuple(AUC_PR_METHODS))
+        if method == "average_precision":  # reuse the stored precision
+            return average_precision_from(self.tp, self.precision, self.n_pos)
         return area_from_counts(self.tp, self.fp, self.n_pos, method)
 
     def precision_at(self, recall: Any) -> np.ndarray | float:
