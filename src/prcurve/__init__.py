@@ -5,6 +5,15 @@ the achievable PR curve, every common AUC-PR estimator, population PR curves, bi
 confidence bands and precision-recall-gain curves.
 """
 
+from . import cases
+from ._asymptotic import NormalApproximation, asymptotic_variance, normal_approximation
+from ._binormal import BidistributionFit, GoodnessOfFit, fit_bidistribution, fit_binormal
+from ._brodersen import (
+    BrodersenFig1Result,
+    BrodersenFig2Result,
+    simulate_brodersen_fig1,
+    simulate_brodersen_fig2,
+)
 from ._counts import BinaryCounts, binary_counts
 from ._empirical import (
     PRCurve,
@@ -17,26 +26,112 @@ from ._empirical import (
     pr_curve,
     roc_curve,
 )
+from ._families import DistributionFitError
+from ._gain import (
+    IsoFLine,
+    PRGPoints,
+    expected_f_gain,
+    f_gain,
+    gains_from_counts,
+    iso_f_gain_line,
+    pr_to_prg,
+    precision_gain,
+    recall_gain,
+    roc_to_prg,
+)
+from ._gain_curve import FBetaOptimum, PRGCurve, prg_curve
+from ._inference import (
+    AUCPRInterval,
+    ComparisonResult,
+    CoverageResult,
+    DegenerateBootstrapWarning,
+    LowEffectiveSampleSizeWarning,
+    PointwiseCI,
+    PRConfidenceBand,
+    auc_pr_ci,
+    compare,
+    coverage_study,
+    pr_confidence_band,
+    pr_pointwise_ci,
+)
 from ._interpolation import InterpolatedPoints, dg_interpolate
+from ._population import (
+    CurveEndpoints,
+    CurveShape,
+    PopulationModel,
+    PopulationOperatingPoints,
+)
+from ._population_curves import PopulationCurves, population_curves
 from ._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
+from ._simulation import PRSimulation, batch_precision_at, simulate_pr_estimator
+from ._spaces import pr_to_roc, roc_to_pr
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AUCPRInterval",
+    "BidistributionFit",
     "BinaryCounts",
+    "BrodersenFig1Result",
+    "BrodersenFig2Result",
+    "ComparisonResult",
     "ConfidenceInterval",
+    "CoverageResult",
+    "CurveEndpoints",
+    "CurveShape",
+    "DegenerateBootstrapWarning",
+    "DistributionFitError",
+    "FBetaOptimum",
+    "GoodnessOfFit",
     "InterpolatedPoints",
+    "IsoFLine",
+    "LowEffectiveSampleSizeWarning",
+    "NormalApproximation",
+    "PRConfidenceBand",
     "PRCurve",
     "PRCurveWarning",
+    "PRGCurve",
+    "PRGPoints",
+    "PRSimulation",
+    "PointwiseCI",
+    "PopulationCurves",
+    "PopulationModel",
+    "PopulationOperatingPoints",
     "ROCCurve",
     "ThresholdsDroppedWarning",
     "UndefinedMetricWarning",
     "achievable_pr_curve",
+    "asymptotic_variance",
     "auc_pr",
+    "auc_pr_ci",
+    "batch_precision_at",
     "binary_counts",
+    "cases",
+    "compare",
+    "coverage_study",
     "dg_interpolate",
     "dominates",
     "evaluate_thresholds",
+    "expected_f_gain",
+    "f_gain",
+    "fit_bidistribution",
+    "fit_binormal",
+    "gains_from_counts",
+    "iso_f_gain_line",
+    "normal_approximation",
+    "population_curves",
+    "pr_confidence_band",
     "pr_curve",
+    "pr_pointwise_ci",
+    "pr_to_prg",
+    "pr_to_roc",
+    "precision_gain",
+    "prg_curve",
+    "recall_gain",
     "roc_curve",
+    "roc_to_pr",
+    "roc_to_prg",
+    "simulate_brodersen_fig1",
+    "simulate_brodersen_fig2",
+    "simulate_pr_estimator",
 ]

@@ -6,9 +6,23 @@ Used by population models (known densities) and by the empirical normal-approxim
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["pr_asymptotic_variance"]
+import numpy as np
+from scipy import stats
+
+from ._validation import check_level, check_positive_int, check_unit_interval_array
+
+if TYPE_CHECKING:
+    from ._population import PopulationModel
+
+__all__ = [
+    "NormalApproximation",
+    "asymptotic_variance",
+    "normal_approximation",
+    "pr_asymptotic_variance",
+]
 
 
 def pr_asymptotic_variance(
@@ -39,3 +53,114 @@ def pr_asymptotic_variance(
     k = np.asarray(density_ratio, dtype=np.float64)
     bracket = a**2 * (1 + skew) + k**2 * x * (1 - x) * skew + a * (1 - a)
     return p**4 / x**2 * skew * (1 + skew) * bracket
+
+
+@dataclass(frozen=True)
+class NormalApproximation:
+    """The normal approximation ``PR̂(x) ≈ N(PR(x), σ²(x)/n)`` at a set of recall levels.
+
+    Attributes
+    ----------
+    recall : ndarray, shape (m,)
+        Recall levels x in (0, 1).
+    mean : ndarray, shape (m,)
+        PR(x), the population precision.
+    sd : ndarray, shape (m,)
+        ``sqrt(σ²(x)/n)``; zero where the limit law is a point mass (e.g. no negative above
+        ``F₊⁻¹(1 − x)``).
+    n : int
+        Total sample size n = n₊ + n₋.
+    """
+
+    recall: np.ndarray
+    mean: np.ndarray
+    sd: np.ndarray
+    n: int
+
+    @property
+    def degenerate(self) -> np.ndarray:
+        """Boolean mask, shape (m,): the approximation is a point mass (sd = 0)."""
+        return self.sd <= 0
+
+    def density(self, values: Any) -> np.ndarray:
+        """Normal densities at ``values`` (shape (g,)), one row per recall level: shape (m, g).
+
+        Rows of degenerate (point-mass) approximations have no density and are all zeros; see
+        :attr:`degenerate`.
+        """
+        v = np.asarray(values, dtype=np.float64).reshape(1, -1)
+        sd = np.where(self.degenerate, 1.0, self.sd)[:, None]
+        dens = stats.norm.pdf(v, loc=self.mean[:, None], scale=sd)
+        return np.where(self.degenerate[:, None], 0.0, dens)
+
+    def interval(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Central ``level`` probability interval of each normal law, clipped to [0, 1]."""
+        level = check_level(level)
+        z = stats.norm.isf((1.0 - level) / 2.0)
+        return np.clip(self.mean - z * self.sd, 0, 1), np.clip(self.mean + z * self.sd, 0, 1)
+
+
+def asymptotic_variance(model: PopulationModel, recall: Any) -> np.ndarray | float:
+    """σ²(x), the asymptotic variance of √n (PR̂(x) − PR(x)) under a population model.
+
+    Parameters
+    ----------
+    model : PopulationModel
+        With continuous score laws (the functional estimator is not asymptotically normal, not
+        even consistent, at jumps of a discrete law).
+    recall : float or array-like of shape (m,)
+        Recall levels x in (0, 1).
+
+    Returns
+    -------
+    float or ndarray of shape (m,)
+
+    Raises
+    ------
+    ValueError
+        For discrete laws, recall outside (0, 1), or where the positives' density vanishes.
+
+    Notes
+    -----
+    Hughes-Oliver, Theorem 1 and eq. (1) (corrected form of Clémençon & Vayatis 2009 eq. 9):
+    ``σ²(x) = PR(x)⁴/x² · skew(1+skew) · {α²(1+skew) + (f₋/f₊)² x(1−x) skew + α(1−α)}`` with
+    ``t = F₊⁻¹(1−x)``, ``α = 1 − F₋(t)``, the densities at t, and ``skew = π₋/π₊``; evaluated by
+    :func:`pr_asymptotic_variance`.
+
+    Examples
+    --------
+    >>> from prcurve import asymptotic_variance, cases
+    >>> [round(float(v), 4) for v in asymptotic_variance(cases.A(1 / 11), [0.2, 0.5, 0.8])]
+    [13.9762, 4.6861, 1.3385]
+    """
+    x = check_unit_interval_array(recall, "recall", low_open=True, high_open=True)
+    if not hasattr(model, "_density_ratio"):
+        raise TypeError(f"model: expected a PopulationModel, got {type(model).__name__}")
+    ratio = model._density_ratio(x)
+    value = pr_asymptotic_variance(model._precision(x), x, model._alpha(x), ratio, model.skew)
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def normal_approximation(model: PopulationModel, recall: Any, n: int) -> NormalApproximation:
+    """The normal law ``N(PR(x), σ²(x)/n)`` that Theorem 1 gives for PR̂(x) with n observations.
+
+    Parameters
+    ----------
+    model : PopulationModel
+    recall : array-like, shape (m,)
+        Recall levels in (0, 1).
+    n : int
+        Total sample size.
+
+    Examples
+    --------
+    >>> from prcurve import cases, normal_approximation
+    >>> approx = normal_approximation(cases.A(0.5), [0.5], n=1000)
+    >>> round(float(approx.mean[0]), 4), round(float(approx.sd[0]), 4)
+    (0.8609, 0.0232)
+    """
+    n = check_positive_int(n, "n")
+    x = np.atleast_1d(check_unit_interval_array(recall, "recall", low_open=True, high_open=True))
+    var = np.atleast_1d(asymptotic_variance(model, x))
+    mean = np.atleast_1d(model._precision(x))
+    return NormalApproximation(recall=x, mean=mean, sd=np.sqrt(var / n), n=n)

@@ -1,0 +1,95 @@
+"""Time ``prcurve report`` on a large CSV (default 10⁶ rows, 2 scorers), end to end.
+
+Generates the CSV (5 % positives, two scorers of different quality, scores with 7 significant
+digits like a model's probabilities), runs the real command in a subprocess with its default
+settings (bootstrap intervals, confidence bands and the paired comparison included), and prints
+the wall time; then repeats the computation in-process to print where the time goes.
+
+    python bench/bench_cli.py [--rows 1000000] [--n-resamples auto]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def make_csv(path: str, rows: int, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    y = rng.random(rows) < 0.05
+    a = 1 / (1 + np.exp(-(rng.normal(size=rows) + 2.0 * y - 3)))
+    b = 1 / (1 + np.exp(-(rng.normal(size=rows) + 1.0 * y - 3)))
+    np.savetxt(
+        path,
+        np.column_stack([y, a, b]),
+        delimiter=",",
+        fmt=["%d", "%.7g", "%.7g"],
+        header="y,model_a,model_b",
+        comments="",
+    )
+
+
+def breakdown(path: str, n_resamples: str, out: str) -> list[tuple[str, float]]:
+    from prcurve._io import read_labelled_scores
+    from prcurve._report import Settings, analyse, auto_resamples, write_report
+
+    rows: list[tuple[str, float]] = []
+    t0 = time.perf_counter()
+    data = read_labelled_scores(path, "y", ["model_a", "model_b"])
+    rows.append(("read CSV", time.perf_counter() - t0))
+    b = auto_resamples(data.n) if n_resamples == "auto" else int(n_resamples)
+    settings = Settings(
+        data.source, "y", ("model_a", "model_b"), data.positive_label, n_resamples=b
+    )
+    t0 = time.perf_counter()
+    analysis = analyse(data, settings)
+    total = time.perf_counter() - t0
+    for name, sc in analysis.scorers.items():
+        for stage, secs in sc.timings.items():
+            rows.append((f"{name}: {stage}", secs))
+    rows.append(("paired comparison", total - sum(t for _, t in rows[1:])))
+    t0 = time.perf_counter()
+    write_report(analysis, out)
+    rows.append(("figures + HTML + JSON + CSV", time.perf_counter() - t0))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--n-resamples", default="auto")
+    parser.add_argument("--no-breakdown", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "scores.csv")
+        t0 = time.perf_counter()
+        make_csv(path, args.rows)
+        print(f"generated {args.rows:,} rows ({os.path.getsize(path) / 1e6:.0f} MB) "
+              f"in {time.perf_counter() - t0:.1f} s")  # fmt: skip
+        out = os.path.join(tmp, "report")
+        cmd = [sys.executable, "-m", "prcurve", "report", path, "--label", "y",
+               "--score", "model_a", "--score", "model_b", "--out", out, "--quiet",
+               "--n-resamples", args.n_resamples]  # fmt: skip
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True)
+        wall = time.perf_counter() - t0
+        with open(os.path.join(out, "summary.json")) as f:
+            b = json.load(f)["settings"]["n_resamples"]
+        print(f"\n{'command':<44} {'seconds':>8}")
+        print(f"{'prcurve report (' + str(b) + ' resamples), wall time':<44} {wall:8.1f}")
+        print(f"{'cores':<44} {os.cpu_count():>8}")
+        if not args.no_breakdown:
+            print(f"\n{'stage (in-process)':<44} {'seconds':>8}")
+            for stage, secs in breakdown(path, args.n_resamples, out + "-2"):
+                print(f"{stage:<44} {secs:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,8 @@
+"""``python -m prcurve``: the same as the ``prcurve`` command."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""Confidence intervals for the area under the PR curve."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.special import expit, logit, ndtr, ndtri
+
+from .._area import AUC_PR_METHODS, area_from_counts
+from .._results import ConfidenceInterval, UndefinedMetricWarning
+from .._validation import check_binary_problem, check_choice, check_level, check_rng
+from ._batch_area import batched_area
+from ._common import DegenerateBootstrapWarning, check_progress, check_resamples
+from ._resample import (
+    ProgressHook,
+    SortedSample,
+    block_rows,
+    bootstrap_blocks,
+    positive_columns,
+    prepare,
+    replicate_counts,
+    require_class_sizes,
+)
+
+__all__ = ["INTERVALS", "AUCPRInterval", "auc_pr_ci", "bootstrap_areas"]
+
+INTERVALS = ("logit", "binomial", "bootstrap_percentile", "bootstrap_bca")
+#: Up to this many instances the BCa acceleration uses the exact delete-one jackknife.
+JACKKNIFE_EXACT_MAX = 5000
+#: Above it, each class is split at random into at most this many delete-a-group jackknife groups.
+JACKKNIFE_GROUPS = 500
+
+
+@dataclass(frozen=True)
+class AUCPRInterval:
+    """An AUC-PR estimate with its confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The AUC-PR estimate by :attr:`method`.
+    interval : ConfidenceInterval
+        Scalar ends in [0, 1].
+    method : str
+        Point estimator (a name accepted by :func:`prcurve.auc_pr`).
+    kind : str
+        Interval type: ``"logit"``, ``"binomial"``, ``"bootstrap_percentile"`` or
+        ``"bootstrap_bca"``.
+    level : float
+    n_pos : float
+        Number of positives used by the binomial and logit intervals (Kish's effective number
+        with weights).
+    n_resamples : int or None
+    replicates : ndarray of shape (n_resamples,), or None
+        Bootstrap estimates (bootstrap intervals only).
+    bias_correction, acceleration : float or None
+        BCa's ``z₀`` and ``a`` (BCa only).
+    """
+
+    estimate: float
+    interval: ConfidenceInterval
+    method: str
+    kind: str
+    level: float
+    n_pos: float
+    n_resamples: int | None = None
+    replicates: np.ndarray | None = None
+    bias_correction: float | None = None
+    acceleration: float | None = None
+
+
+def bootstrap_areas(
+    sample: SortedSample,
+    method: str,
+    n_resamples: int,
+    gen: np.random.Generator,
+    progress: ProgressHook | None = None,
+) -> np.ndarray:
+    """AUC-PR of stratified bootstrap replicates, shape (n_resamples,)."""
+    cols = positive_columns(sample) if method == "average_precision" else None
+    return np.concatenate(
+        [
+            batched_area(tp, fp, npos, method)
+            for tp, fp, npos, _ in bootstrap_blocks(sample, n_resamples, gen, progress, cols)
+        ]
+    )
+
+
+def _jackknife_groups(n_c: int, n_total: int, gen: np.random.Generator) -> np.ndarray:
+    """Group of each instance of one class: itself (exact) or one of a few random groups."""
+    if n_total <= JACKKNIFE_EXACT_MAX or n_c <= JACKKNIFE_GROUPS:
+        return np.arange(n_c)
+    return gen.permutation(n_c) % JACKKNIFE_GROUPS
+
+
+def _jackknife_class(
+    sample: SortedSample, method: str, positives: bool, groups: np.ndarray
+) -> np.ndarray:
+    """Estimates with each group of one class left out (other class complete)."""
+    n_c = sample.n_pos_instances if positives else sample.n_neg_instances
+    n_o = sample.n_neg_instances if positives else sample.n_pos_instances
+    n_groups = int(groups.max()) + 1
+    rows = block_rows(n_c + n_o, n_groups)
+    out = np.empty(n_groups)
+    for start in range(0, n_groups, rows):
+        g = np.arange(start, min(start + rows, n_groups))
+        mult = (groups[None, :] != g[:, None]).astype(np.int64)
+        other = np.ones((g.shape[0], n_o), dtype=np.int64)
+        mp, mn = (mult, other) if positives else (other, mult)
+        tp, fp, npos, _ = replicate_counts(sample, mp, mn)
+        out[g] = batched_area(tp, fp, npos, method)
+    return out
+
+
+def _acceleration(sample: SortedSample, method: str, gen: np.random.Generator) -> float:
+    """BCa acceleration from the (two-sample) jackknife, as in Efron & Tibshirani eq. 14.15."""
+    n_total = sample.n_pos_instances + sample.n_neg_instances
+    nums, dens = 0.0, 0.0
+    for positives, n_c in ((True, sample.n_pos_instances), (False, sample.n_neg_instances)):
+        groups = _jackknife_groups(n_c, n_total, gen)
+        theta = _jackknife_class(sample, method, positives, groups)
+        m = float(theta.shape[0])
+        u = (m - 1) * (theta.mean() - theta)
+        nums += float(np.sum(u**3)) / m**3
+        dens += float(np.sum(u**2)) / m**2
+    return nums / (6 * dens**1.5) if dens > 0 else 0.0
+
+
+def _bca(theta_hat, reps, level, sample, method, gen):
+    b = reps.shape[0]
+    share = (np.count_nonzero(reps < theta_hat) + np.count_nonzero(reps <= theta_hat)) / (2 * b)
+    if share <= 0 or share >= 1:
+        warnings.warn(
+            "every bootstrap replicate lies on one side of the estimate, so the BCa bias "
+            "correction is infinite; the percentile interval is returned instead",
+            DegenerateBootstrapWarning,
+            stacklevel=3,
+        )
+        return None
+    z0 = float(ndtri(share))
+    a = _acceleration(sample, method, gen)
+    z = ndtri((1 - level) / 2)
+    probs = []
+    for zz in (z, -z):
+        num = z0 + zz
+        probs.append(float(ndtr(z0 + num / (1 - a * num))))
+    return probs, z0, a
+
+
+def auc_pr_ci(
+    y_true: Any,
+    y_score: Any,
+    *,
+    method: str = "average_precision",
+    interval: str = "logit",
+    level: float = 0.95,
+    n_resamples: int = 1000,
+    rng: Any = None,
+    sample_weight: Any = None,
+    progress: ProgressHook | None = None,
+    pos_label: Any = None,
+) -> AUCPRInterval:
+    """AUC-PR with a confidence interval (Boyd, Eng & Page 2013, and bootstrap intervals).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Binary labels and scores (see :func:`prcurve.pr_curve`).
+    method : str
+        The point estimator: any ``method`` of :func:`prcurve.auc_pr`.  (The interval type is
+        chosen separately with ``interval``.)
+    interval : {"logit", "binomial", "bootstrap_percentile", "bootstrap_bca"}
+        ``"binomial"``: θ ± z·√(θ(1 − θ)/n₊), clipped to [0, 1].
+        ``"logit"``: expit(logit θ ± z/√(n₊ θ(1 − θ))).
+        ``"bootstrap_percentile"``: percentiles of a stratified bootstrap (n₊ positives and n₋
+        negatives resampled with replacement).
+        ``"bootstrap_bca"``: bias-corrected and accelerated percentiles of the same bootstrap.
+    level : float
+        Confidence level in (0, 1).
+    n_resamples : int
+        Bootstrap replicates (bootstrap intervals only).
+    rng : None, int or numpy.random.Generator
+    sample_weight : array-like of shape (n,), optional
+        Weights; the binomial and logit intervals then use Kish's effective number of
+        positives ``(Σw₊)²/Σw₊²`` as n₊.
+    progress : callable, optional
+        ``progress(done, total)`` after each block of bootstrap replicates.
+    pos_label : optional
+
+    Returns
+    -------
+    AUCPRInterval
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Binomial or logit interval with θ = 1 (or 0): the interval collapses to the point.
+    DegenerateBootstrapWarning
+        BCa with every replicate on one side of the estimate: the percentile interval is used.
+
+    Notes
+    -----
+    Boyd, Eng & Page (2013), "Area under the precision-recall curve: point estimates and
+    confidence intervals", section 4: the binomial and logit intervals treat θ as a proportion
+    of n₊ positives.  BCa follows Efron & Tibshirani (1993, ch. 14): z₀ = Φ⁻¹ of the share of
+    replicates below θ̂ (ties counted half), and the acceleration from the jackknife of the
+    two samples (positives, negatives): with Uᵢ = (m − 1)(θ̄ − θ₍ᵢ₎) over the m leave-one-out
+    estimates of each class, a = Σ_c ΣU³/m³ / (6 (Σ_c ΣU²/m²)^{3/2}), the two-sample form
+    SciPy's ``bootstrap`` uses.  Up to 5000 instances the jackknife leaves out one instance at a
+    time; above, each class is split at random into 500 groups left out in turn.  All
+    bootstrap replicates come from the one-sort engine (``prcurve._inference._resample``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from prcurve import auc_pr_ci
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(1000) < 0.1
+    >>> s = rng.normal(size=1000) + 2 * y
+    >>> res = auc_pr_ci(y, s)
+    >>> round(res.estimate, 3), [round(v, 3) for v in res.interval]
+    (0.697, [0.594, 0.783])
+    >>> boot = auc_pr_ci(y, s, interval="bootstrap_bca", n_resamples=500, rng=1)
+    >>> bool(boot.interval.contains(res.estimate))
+    True
+    """
+    method = check_choice(method, "method", tuple(AUC_PR_METHODS))
+    kind = check_choice(interval, "interval", INTERVALS)
+    level = check_level(level)
+    progress = check_progress(progress)
+    y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
+    sample = prepare(y, s, w)
+    c = sample.counts
+    theta = area_from_counts(c.tp, c.fp, c.n_pos, method)
+    n_p, n_n = sample.n_pos_instances, sample.n_neg_instances
+    if w is None:
+        n_eff = float(n_p)
+    else:
+        wp = w[y]
+        n_eff = float(wp.sum() ** 2 / np.sum(wp**2))
+    z = float(ndtri(0.5 + level / 2))
+    if kind in ("logit", "binomial"):
+        if theta <= 0.0 or theta >= 1.0:
+            warnings.warn(
+                f"AUC-PR estimate is {theta!r}: the {kind} interval has zero width",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
+            lo = hi = theta
+        elif kind == "binomial":
+            half = z * np.sqrt(theta * (1 - theta) / n_eff)
+            lo, hi = max(0.0, theta - half), min(1.0, theta + half)
+        else:
+            half = z / np.sqrt(n_eff * theta * (1 - theta))
+            lo, hi = float(expit(logit(theta) - half)), float(expit(logit(theta) + half))
+        return AUCPRInterval(
+            estimate=theta,
+            interval=ConfidenceInterval(low=float(lo), high=float(hi), level=level),
+            method=method,
+            kind=kind,
+            level=level,
+            n_pos=n_eff,
+        )
+    n_resamples = check_resamples(n_resamples)
+    gen = check_rng(rng)
+    require_class_sizes(n_p, n_n, min_pos=2, min_neg=1, what=f"interval={kind!r}")
+    reps = bootstrap_areas(sample, method, n_resamples, gen, progress)
+    probs = [(1 - level) / 2, (1 + level) / 2]
+    z0 = a = None
+    if kind == "bootstrap_bca":
+        bca = _bca(theta, reps, level, sample, method, gen)
+        if bca is not None:
+            probs, z0, a = bca
+    lo, hi = np.quantile(reps, probs)
+    return AUCPRInterval(
+        estimate=theta,
+        interval=ConfidenceInterval(low=float(lo), high=float(hi), level=level),
+        method=method,
+        kind=kind,
+        level=level,
+        n_pos=n_eff,
+        n_resamples=n_resamples,
+        replicates=reps,
+        bias_correction=z0,
+        acceleration=a,
+    )

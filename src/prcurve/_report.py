@@ -1,0 +1,389 @@
+"""The analysis behind ``prcurve report``: compute everything, then write it out atomically.
+
+:func:`analyse` computes, for every score column, the PR, ROC and PRG curves from one sort, every
+AUC-PR estimator and the achievable curve; :func:`write_report` renders the figures and writes
+``report.html`` (one self-contained file), ``summary.json`` (every number in the report) and the
+curves as CSV into a temporary directory next to the destination, moving them into place only
+when everything succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from ._area import AUC_PR_METHODS
+from ._counts import count_sorted
+from ._empirical import PRCurve, ROCCurve
+from ._gain_curve import PRGCurve
+from ._inference import (
+    AUCPRInterval,
+    ComparisonResult,
+    PRConfidenceBand,
+    auc_pr_ci,
+    compare,
+    pr_confidence_band,
+)
+from ._io import LabelledScores, curve_csv, write_tree
+
+__all__ = ["Analysis", "ScorerAnalysis", "Settings", "analyse", "write_report"]
+
+Progress = Callable[[int, int], None]
+
+#: Closed-form intervals computed for every AUC-PR estimator.
+CLOSED_FORM_INTERVALS = ("binomial", "logit")
+#: The estimator that also gets a bootstrap interval (the bootstrap of the others is costlier).
+BOOTSTRAP_METHOD = "average_precision"
+#: ``--n-resamples auto``: 1000 replicates up to this many rows, fewer above (see below).
+AUTO_RESAMPLES_WORK = 10**8
+
+
+def auto_resamples(n: int) -> int:
+    """Bootstrap replicates for ``n`` rows: 1000, cut so that ``n * B <= 1e8``, at least 100.
+
+    Every replicate costs time proportional to ``n``; this keeps a report on 10⁶ rows to
+    about a minute.  Pass ``--n-resamples`` to choose.
+    """
+    return int(min(1000, max(100, AUTO_RESAMPLES_WORK // max(n, 1) // 10 * 10)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user asked for; written into the report."""
+
+    source: str
+    label: str
+    scores: tuple[str, ...]
+    positive_label: str
+    level: float = 0.95
+    n_resamples: int = 1000
+    seed: int | None = 0
+    out: str = "prcurve-report"
+    n_resamples_auto: bool = False
+
+
+@dataclass(frozen=True)
+class ScorerAnalysis:
+    """Every computed result for one score column."""
+
+    name: str
+    pr: PRCurve
+    roc: ROCCurve
+    prg: PRGCurve
+    achievable: PRCurve
+    roc_hull: ROCCurve
+    prg_hull: PRGCurve
+    auc_pr: dict[str, float]
+    auc_pr_ci: dict[str, dict[str, AUCPRInterval]] = field(default_factory=dict)
+    band: PRConfidenceBand | None = None
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The whole report's results."""
+
+    settings: Settings
+    n: int
+    n_pos: int
+    n_neg: int
+    scorers: dict[str, ScorerAnalysis]
+    comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class _Stage:
+    """Announce a stage on the progress bar and time it."""
+
+    def __init__(self, progress: Any, label: str, timings: dict[str, float], key: str):
+        self.progress, self.label, self.timings, self.key = progress, label, timings, key
+
+    def __enter__(self) -> _Stage:
+        if hasattr(self.progress, "start"):
+            self.progress.start(self.label)
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.timings[self.key] = time.perf_counter() - self.t0
+        if exc[0] is None and self.progress is not None:
+            self.progress(1, 1)
+
+
+def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    """Run one inference step; its warnings and data-dependent errors become report notes."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = func(*args, **kw)
+        except ValueError as exc:
+            notes.append(f"{what}: not computed ({exc})")
+            result = None
+    for w in caught:
+        notes.append(f"{what}: {w.message}")
+    return result
+
+
+def analyse(
+    data: LabelledScores, settings: Settings, *, progress: Progress | None = None
+) -> Analysis:
+    """Compute every curve and number of the report (no drawing, no writing).
+
+    Each scorer's curves come from one sort of its scores (PR from the counts, ROC and PRG from
+    the PR curve); the bootstrap steps resample with generators spawned from ``settings.seed``.
+    """
+    streams = np.random.SeedSequence(settings.seed).spawn(2 * len(data.scores) + 1)
+    gens = iter([np.random.default_rng(s) for s in streams])
+    level, b = settings.level, settings.n_resamples
+    scorers: dict[str, ScorerAnalysis] = {}
+    for name, score in data.scores.items():
+        timings: dict[str, float] = {}
+        notes: list[str] = []
+        with _Stage(progress, f"{name}: curves", timings, "curves"):
+            counts = count_sorted(data.y, score)  # the one sort of this scorer's curves
+            pr = PRCurve.from_counts(counts)
+            roc = pr.to_roc()
+            prg = PRGCurve.from_pr(pr)
+            achievable = pr.achievable()
+            auc = {method: pr.auc(method) for method in AUC_PR_METHODS}
+        cis: dict[str, dict[str, AUCPRInterval]] = {}
+        with _Stage(progress, f"{name}: AUC-PR intervals", timings, "auc_pr_ci"):
+            for method in AUC_PR_METHODS:
+                for kind in CLOSED_FORM_INTERVALS:
+                    res = _guarded(
+                        notes, f"{kind} interval of {method}", auc_pr_ci, data.y, score,
+                        method=method, interval=kind, level=level,
+                    )  # fmt: skip
+                    if res is not None:
+                        cis.setdefault(method, {})[kind] = res
+        gen = next(gens)
+        with _Stage(progress, f"{name}: AUC-PR bootstrap", timings, "auc_pr_bootstrap"):
+            res = _guarded(
+                notes, f"bootstrap interval of {BOOTSTRAP_METHOD}", auc_pr_ci, data.y, score,
+                method=BOOTSTRAP_METHOD, interval="bootstrap_percentile", level=level,
+                n_resamples=b, rng=gen, progress=progress,
+            )  # fmt: skip
+            if res is not None:
+                cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = res
+        gen = next(gens)
+        with _Stage(progress, f"{name}: confidence band", timings, "band"):
+            band = _guarded(
+                notes, "confidence band", pr_confidence_band, data.y, score, level=level,
+                n_resamples=b, rng=gen, progress=progress,
+            )  # fmt: skip
+        scorers[name] = ScorerAnalysis(
+            name=name,
+            pr=pr,
+            roc=roc,
+            prg=prg,
+            achievable=achievable,
+            roc_hull=roc.convex_hull(),
+            prg_hull=prg.convex_hull(),
+            auc_pr=auc,
+            auc_pr_ci=cis,
+            band=band,
+            notes=notes,
+            timings=timings,
+        )
+    comparisons = []
+    common_notes: list[str] = []
+    gen = next(gens)
+    compare_timings: dict[str, float] = {}
+    for a, b_name in combinations(data.scores, 2):
+        with _Stage(progress, f"compare {a} vs {b_name}", compare_timings, f"{a}|{b_name}"):
+            res = _guarded(
+                common_notes, f"comparison of {a} and {b_name}", compare, data.y, data.scores[a],
+                data.scores[b_name], level=level, n_resamples=b, rng=gen, progress=progress,
+            )  # fmt: skip
+        if res is not None:
+            comparisons.append((a, b_name, res))
+    n_pos = int(np.count_nonzero(data.y))
+    return Analysis(settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes)
+
+
+# --- summary.json ------------------------------------------------------------------------------
+
+
+def _num(x: Any) -> float | int | None:
+    """A JSON-safe number (``None`` never happens for finite results)."""
+    if isinstance(x, int | np.integer):
+        return int(x)
+    v = float(x)
+    return v if np.isfinite(v) else None
+
+
+def summary(analysis: Analysis) -> dict[str, Any]:
+    """Every number in the report, as plain JSON-able data."""
+    s = analysis.settings
+    out: dict[str, Any] = {
+        "prcurve_version": __version__,
+        "settings": {
+            "source": s.source,
+            "label_column": s.label,
+            "score_columns": list(s.scores),
+            "positive_label": s.positive_label,
+            "level": s.level,
+            "n_resamples": s.n_resamples,
+            "n_resamples_auto": s.n_resamples_auto,
+            "seed": s.seed,
+        },
+        "data": {
+            "n": analysis.n,
+            "n_pos": analysis.n_pos,
+            "n_neg": analysis.n_neg,
+            "prevalence": analysis.n_pos / analysis.n,
+        },
+        "scorers": {},
+    }
+    for name, sc in analysis.scorers.items():
+        best = sc.prg.best_f_threshold()
+        out["scorers"][name] = {
+            "n_thresholds": int(sc.pr.thresholds.shape[0]),
+            "auc_pr": {m: _num(v) for m, v in sc.auc_pr.items()},
+            "roc_auc": _num(sc.roc.auc()),
+            "roc_hull_auc": _num(sc.roc_hull.auc()),
+            "achievable": {
+                "n_points": int(sc.achievable.recall.shape[0]),
+                "auc_pr_davis_goadrich": _num(sc.achievable.auc("davis_goadrich")),
+            },
+            "auprg": _num(sc.prg.auc()),
+            "auprg_hull": _num(sc.prg_hull.auc()),
+            "best_f1": {
+                "threshold": _num(best.threshold),
+                "f1": _num(best.f_beta),
+                "precision": _num(best.precision),
+                "recall": _num(best.recall),
+            },
+            "auc_pr_ci": {
+                method: {
+                    kind: {
+                        "low": _num(r.interval.low),
+                        "high": _num(r.interval.high),
+                        "level": r.level,
+                        **({"n_resamples": r.n_resamples} if r.n_resamples else {}),
+                    }
+                    for kind, r in kinds.items()
+                }
+                for method, kinds in sc.auc_pr_ci.items()
+            },
+            "notes": list(sc.notes),
+        }
+        if sc.band is not None:
+            band = sc.band
+            out["scorers"][name]["confidence_band"] = {
+                "method": band.method,
+                "level": band.level,
+                "recall_range": list(band.recall_range),
+                "radius": _num(band.radius),
+                "n_resamples": band.n_resamples,
+                "bandwidth": None if band.bandwidth is None else [_num(h) for h in band.bandwidth],
+                "effective_sample_size": _num(band.effective_sample_size),
+                "grid_points": int(band.recall.shape[0]),
+            }
+    out["comparisons"] = [
+        {
+            "a": a,
+            "b": b,
+            "method": r.method,
+            "estimate_a": _num(r.estimate_a),
+            "estimate_b": _num(r.estimate_b),
+            "difference": _num(r.difference),
+            "low": _num(r.interval.low),
+            "high": _num(r.interval.high),
+            "level": r.level,
+            "p_value": _num(r.p_value),
+            "n_resamples": r.n_resamples,
+            "bands_separate": bool(r.bands_separate),
+        }
+        for a, b, r in analysis.comparisons
+    ]
+    out["notes"] = list(analysis.notes)
+    return out
+
+
+# --- curves as CSV ---------------------------------------------------------------------------
+
+
+def curve_files(analysis: Analysis) -> dict[str, str]:
+    """File name (under ``curves/``) → CSV text, for every scorer."""
+    files: dict[str, str] = {}
+    for name, sc in analysis.scorers.items():
+        stem = _file_stem(name)
+        pr, roc, prg = sc.pr, sc.roc, sc.prg
+        files[f"{stem}.csv"] = curve_csv(
+            {
+                "threshold": pr.thresholds,
+                "tp": pr.tp,
+                "fp": pr.fp,
+                "precision": pr.precision,
+                "recall": pr.recall,
+                "fpr": roc.fpr,
+                "precision_gain": prg.precision_gain,
+                "recall_gain": prg.recall_gain,
+            }
+        )
+        a = sc.achievable
+        files[f"{stem}_achievable.csv"] = curve_csv(
+            {
+                "threshold": a.thresholds,
+                "tp": a.tp,
+                "fp": a.fp,
+                "precision": a.precision,
+                "recall": a.recall,
+            }
+        )
+        if sc.band is not None:
+            band = sc.band
+            files[f"{stem}_band.csv"] = curve_csv(
+                {
+                    "recall": band.recall,
+                    "estimate": band.estimate,
+                    "low": np.asarray(band.band.low),
+                    "high": np.asarray(band.band.high),
+                }
+            )
+    return files
+
+
+def _file_stem(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "score"
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def write_report(
+    analysis: Analysis, out_dir: str, *, progress: Progress | None = None
+) -> dict[str, str]:
+    """Render and write the report into ``out_dir``, atomically; return the written paths.
+
+    Everything is built in memory and in a temporary directory beside ``out_dir``, and moved
+    into place only when complete, so a failure leaves no partial report (an earlier report
+    there is kept).
+    """
+    from ._html import render_figures, render_html
+
+    timings: dict[str, float] = {}
+    with _Stage(progress, "figures", timings, "figures"):
+        figures = render_figures(analysis)
+    data = summary(analysis)
+    curves = {f"curves/{name}": text for name, text in curve_files(analysis).items()}
+    data["files"] = ["report.html", "summary.json", *curves]
+    files: dict[str, str | bytes] = {
+        "report.html": render_html(analysis, data, figures),
+        "summary.json": json.dumps(data, indent=2, allow_nan=False),
+        **curves,
+    }
+    with _Stage(progress, "writing", timings, "writing"):
+        written = write_tree(out_dir, files, what="the report")
+    return {"report": written["report.html"], "summary": written["summary.json"]}

@@ -1,0 +1,389 @@
+"""The ``prcurve`` command line.
+
+Exit status: 0 on success, 1 for bad input (a one-line message on stderr, and no partial
+output), 2 for wrong usage (argparse's message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from . import __version__
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+DESCRIPTION = """\
+Precision-recall analysis from the command line.
+
+  prcurve report                      the full report on the built-in example
+  prcurve report scores.csv --label y --score model_a --score model_b
+  prcurve population --case A --case D --prevalence 1/11
+  prcurve simulate --case A --prevalence 1/11 --n 100 --n 500 --replicates 5000
+"""
+
+POPULATION_HELP = """\
+Population ROC and PR curves of Hughes-Oliver's score models (Cases A, A_star, B-F): score
+densities, the ROC curve and the PR curve at each prevalence, with the chance line and the
+achievable lower bound.  Writes report.html, summary.json, population.png and curves/*.csv.
+"""
+
+SIMULATE_HELP = """\
+Small-sample behaviour of the functional PR estimator PR^(x) under one of the paper's cases
+(Hughes-Oliver Figures 7-11): replicate samples of size n, histograms of PR^(x) at each recall
+x, the normal approximation with the corrected variance, bias and n*Var against sigma^2(x).
+Writes report.html, summary.json, simulation.png and estimates/*.csv.
+"""
+
+REPORT_HELP = """\
+Read labels and one or more score columns from a CSV file (or Parquet, or '-' for CSV on
+standard input) and write a report: PR, ROC and precision-recall-gain curves for every score
+column, every AUC-PR estimator, the achievable PR curve, and figures.
+
+Without FILE the report is made for the built-in example: real handwritten digits
+(scikit-learn's bundled copy of the UCI digits), "is it a 9?" with 3.6 % positives, scored by
+three models.
+
+Output, in --out (default ./prcurve-report): report.html (one self-contained page),
+summary.json (every number in the page) and curves/*.csv (every operating point).
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit status 2 for every usage error (its default) and tidy help."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def _resamples(text: str) -> int | str:
+    if text == "auto":
+        return text
+    value = _positive_int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"expected 'auto' or an integer >= 2, got {value}")
+    return value
+
+
+def _prevalence(text: str) -> float:
+    from fractions import Fraction
+
+    try:
+        value = float(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"expected a number or fraction in (0, 1) such as 0.2 or 1/11, got {text!r}"
+        ) from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a prevalence in (0, 1), got {text}")
+    return value
+
+
+def _recall_list(text: str) -> list[float]:
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated numbers in (0, 1], got {text!r}"
+        ) from None
+    if not values or not all(0.0 < v <= 1.0 for v in values):
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated numbers in (0, 1], got {text!r}"
+        )
+    return sorted(set(values))
+
+
+def _size(text: str) -> int:
+    value = _positive_int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 2, got {value}")
+    return value
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``prcurve`` (all subcommands)."""
+    parser = _Parser(
+        prog="prcurve",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'prcurve COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"prcurve {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    rep = sub.add_parser(
+        "report",
+        help="curves, AUC-PR estimates and figures for score columns of a file",
+        description=REPORT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rep.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="CSV or Parquet (.parquet/.pq) file, or '-' for CSV on stdin; "
+        "omit it to use the built-in example",
+    )
+    rep.add_argument("--label", metavar="COL", help="column of class labels (two classes)")
+    rep.add_argument(
+        "--score",
+        metavar="COL",
+        action="append",
+        help="column of scores, larger = more likely positive; repeat for several scorers",
+    )
+    rep.add_argument(
+        "--pos-label",
+        metavar="VALUE",
+        help="label of the positive class (needed unless labels are 0/1, -1/1, true/false, yes/no)",
+    )
+    rep.add_argument(
+        "--out",
+        metavar="DIR",
+        default="prcurve-report",
+        help="output directory (default: ./prcurve-report); created if needed, and only the "
+        "report's own files in it are replaced",
+    )
+    rep.add_argument(
+        "--seed", type=_seed, default=0, help="random seed of the bootstrap (default: 0)"
+    )
+    rep.add_argument(
+        "--n-resamples",
+        type=_resamples,
+        default="auto",
+        metavar="N",
+        help="bootstrap resamples for intervals, bands and comparisons (default: auto = 1000, "
+        "fewer above 100,000 rows so that rows x resamples <= 1e8, at least 100)",
+    )
+    rep.add_argument(
+        "--level",
+        type=_level,
+        default=0.95,
+        help="confidence level of intervals and bands (default: 0.95)",
+    )
+    rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
+
+    from .cases import CASES
+
+    pop = sub.add_parser(
+        "population",
+        help="population ROC and PR curves of the papers' score models",
+        description=POPULATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    pop.add_argument(
+        "--case",
+        action="append",
+        choices=sorted(CASES),
+        required=True,
+        help="score model (repeat to overlay several)",
+    )
+    pop.add_argument(
+        "--prevalence",
+        action="append",
+        type=_prevalence,
+        metavar="P",
+        help="prevalence of a PR panel, e.g. 1/11 (repeatable; default: 1/2 and 1/11)",
+    )
+    pop.add_argument(
+        "--out",
+        metavar="DIR",
+        default="prcurve-population",
+        help="output directory (default: ./prcurve-population)",
+    )
+    pop.add_argument("--quiet", action="store_true", help="no progress and no final message")
+
+    sim = sub.add_parser(
+        "simulate",
+        help="simulation study of the empirical PR estimator under a score model",
+        description=SIMULATE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim.add_argument("--case", choices=sorted(CASES), required=True, help="score model")
+    sim.add_argument(
+        "--prevalence",
+        type=_prevalence,
+        default=1 / 11,
+        metavar="P",
+        help="prevalence, e.g. 1/11 (default: 1/11)",
+    )
+    sim.add_argument(
+        "--n",
+        type=_size,
+        action="append",
+        required=True,
+        metavar="N",
+        help="sample size n = n+ + n- (repeat for several rows of panels)",
+    )
+    sim.add_argument(
+        "--replicates",
+        type=_size,
+        default=5000,
+        metavar="R",
+        help="Monte Carlo replicates per sample size (default: 5000)",
+    )
+    sim.add_argument(
+        "--recall",
+        type=_recall_list,
+        default=None,
+        metavar="X,X,...",
+        help="recall levels (default: 0.1,0.2,...,1)",
+    )
+    sim.add_argument(
+        "--class-counts",
+        choices=("binomial", "fixed"),
+        default="binomial",
+        help="n+ ~ Binomial(n, prevalence) as in the paper (default), or fixed at n*prevalence",
+    )
+    sim.add_argument("--seed", type=_seed, default=0, help="random seed (default: 0)")
+    sim.add_argument(
+        "--out",
+        metavar="DIR",
+        default="prcurve-simulation",
+        help="output directory (default: ./prcurve-simulation)",
+    )
+    sim.add_argument("--quiet", action="store_true", help="no progress and no final message")
+    return parser
+
+
+def _run_population(args: argparse.Namespace) -> int:
+    from ._io import check_writable
+    from ._progress import ProgressBar
+    from ._report_population import write_population
+
+    check_writable(args.out, "the population report")
+    prevalences = args.prevalence or [0.5, 1 / 11]
+    bar = ProgressBar(enabled=not args.quiet)
+    paths = write_population(list(dict.fromkeys(args.case)), prevalences, args.out, progress=bar)
+    bar.finish()
+    if not args.quiet:
+        print(f"Report written to {paths['report']}")
+    return EXIT_OK
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from ._io import check_writable
+    from ._progress import ProgressBar
+    from ._report_population import write_simulation
+    from ._simulation import PAPER_RECALL
+
+    check_writable(args.out, "the simulation report")
+    bar = ProgressBar(enabled=not args.quiet)
+    paths = write_simulation(
+        args.case,
+        args.prevalence,
+        sorted(set(args.n)),
+        args.recall or PAPER_RECALL.tolist(),
+        args.out,
+        n_replicates=args.replicates,
+        class_counts=args.class_counts,
+        seed=args.seed,
+        progress=bar,
+    )
+    bar.finish()
+    if not args.quiet:
+        print(f"Report written to {paths['report']}")
+    return EXIT_OK
+
+
+def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO) -> int:
+    from ._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
+    from ._progress import ProgressBar
+    from ._report import Settings, analyse, auto_resamples, write_report
+
+    if args.file is None:
+        label = args.label or BUILTIN_EXAMPLE.label
+        scores = args.score or list(BUILTIN_EXAMPLE.scores)
+    else:
+        if not args.label or not args.score:
+            parser.error("report: with FILE, --label COL and at least one --score COL are required")
+        label, scores = args.label, args.score
+    progress = ProgressBar(enabled=not args.quiet)
+    check_writable(args.out)
+    progress.start("reading")
+    data = read_labelled_scores(args.file, label, scores, pos_label=args.pos_label, stdin=stdin)
+    progress(1, 1)
+    settings = Settings(
+        source=data.source,
+        label=label,
+        scores=tuple(scores),
+        positive_label=data.positive_label,
+        level=args.level,
+        n_resamples=auto_resamples(data.n) if args.n_resamples == "auto" else args.n_resamples,
+        n_resamples_auto=args.n_resamples == "auto",
+        seed=args.seed,
+        out=args.out,
+    )
+    analysis = analyse(data, settings, progress=progress)
+    paths = write_report(analysis, args.out, progress=progress)
+    progress.finish()
+    if not args.quiet:
+        print(f"Report written to {paths['report']}")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
+    """Run the ``prcurve`` command line; return the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments without the program name (default: ``sys.argv[1:]``).
+    stdin : file, optional
+        Where ``-`` reads from (default: ``sys.stdin``).
+    """
+    from ._io import InputError, OutputError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) and usage errors (2)
+        return int(exc.code or 0)
+    try:
+        if args.command == "report":
+            return _run_report(args, parser, stdin or sys.stdin)
+        if args.command == "population":
+            return _run_population(args)
+        if args.command == "simulate":
+            return _run_simulate(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    except (InputError, OutputError) as exc:
+        print(f"prcurve: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("prcurve: interrupted", file=sys.stderr)
+        return 130
+    parser.error(f"unknown command {args.command!r}")
+    return EXIT_USAGE  # not reached

@@ -1,0 +1,122 @@
+"""ROC curve Display, with the ROC convex hull."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._empirical import ROCCurve, roc_curve
+from ._style import REFERENCE_GREY, color_cycle, get_axes, unit_square
+
+__all__ = ["ROCCurveDisplay"]
+
+
+class ROCCurveDisplay:
+    """Draw an ROC curve and its convex hull.
+
+    Parameters
+    ----------
+    curve : ROCCurve
+        The computed curve (:func:`prcurve.roc_curve` or :meth:`PRCurve.to_roc`).
+    name : str, optional
+        Scorer name for the legend.
+    hull : ROCCurve, optional
+        Its convex hull (:meth:`ROCCurve.convex_hull`), drawn dashed when given.
+
+    Attributes (after :meth:`plot`)
+    -------------------------------
+    ax_, figure_ : matplotlib Axes and Figure
+    line_ : Line2D
+        The curve, through the origin: ``x = (0, fpr…)``, ``y = (0, tpr…)``.
+    artists_ : dict of str to Artist
+        ``"curve"``, ``"hull"``, ``"chance"``.
+
+    Notes
+    -----
+    The hull's vertices are the operating points of the achievable PR curve (Davis & Goadrich
+    2006, Theorem 3.3 and section 4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from prcurve.plot import ROCCurveDisplay
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(300) < 0.3
+    >>> disp = ROCCurveDisplay.from_predictions(y, rng.normal(size=300) + y, name="m")
+    >>> sorted(disp.artists_)
+    ['chance', 'curve', 'hull']
+    """
+
+    def __init__(
+        self, curve: ROCCurve, *, name: str | None = None, hull: ROCCurve | None = None
+    ) -> None:
+        if not isinstance(curve, ROCCurve):
+            raise TypeError(f"curve: expected a ROCCurve, got {type(curve).__name__}")
+        if hull is not None and not isinstance(hull, ROCCurve):
+            raise TypeError(f"hull: expected a ROCCurve, got {type(hull).__name__}")
+        self.curve, self.name, self.hull = curve, name, hull
+
+    @classmethod
+    def from_curve(
+        cls, curve: ROCCurve, *, name: str | None = None, hull: bool = True, **kwargs: Any
+    ) -> ROCCurveDisplay:
+        """Display of a computed curve (with its convex hull unless ``hull=False``)."""
+        return cls(curve, name=name, hull=curve.convex_hull() if hull else None).plot(**kwargs)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        sample_weight: Any = None,
+        pos_label: Any = None,
+        name: str | None = None,
+        hull: bool = True,
+        **kwargs: Any,
+    ) -> ROCCurveDisplay:
+        """Compute the curve with :func:`prcurve.roc_curve`, then plot."""
+        curve = roc_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+        return cls.from_curve(curve, name=name, hull=hull, **kwargs)
+
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        chance: bool = True,
+        color: str | None = None,
+        legend: bool = True,
+    ) -> ROCCurveDisplay:
+        """Draw on ``ax`` (a new figure when None) and return ``self``."""
+        ax = get_axes(ax)
+        color = color or color_cycle(0)
+        c = self.curve
+        label = f"AUC = {c.auc():.3f}"
+        label = f"{self.name} ({label})" if self.name else label
+        artists: dict[str, Any] = {}
+        x = np.concatenate([[0.0], c.fpr])
+        y = np.concatenate([[0.0], c.tpr])
+        (artists["curve"],) = ax.plot(x, y, color=color, linewidth=1.8, label=label)
+        if self.hull is not None:
+            h = self.hull
+            (artists["hull"],) = ax.plot(
+                np.concatenate([[0.0], h.fpr]),
+                np.concatenate([[0.0], h.tpr]),
+                color=color_cycle(5),
+                linestyle="--",
+                linewidth=1.2,
+                marker="o" if h.fpr.shape[0] <= 60 else None,
+                markersize=3,
+                label=f"convex hull (AUC = {h.auc():.3f})",
+            )
+        if chance:
+            (artists["chance"],) = ax.plot(
+                [0, 1], [0, 1], color=REFERENCE_GREY, linestyle="--", linewidth=0.9,
+                label="chance",
+            )  # fmt: skip
+        unit_square(ax, "False positive rate", "True positive rate (recall)")
+        if legend:
+            ax.legend(loc="lower right", fontsize="small", framealpha=0.9)
+        self.ax_, self.figure_, self.line_, self.artists_ = ax, ax.figure, artists["curve"], artists
+        return self
