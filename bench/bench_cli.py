@@ -54,7 +54,9 @@ def breakdown(path: str, n_resamples: str, out: str) -> list[tuple[str, float]]:
     for name, sc in analysis.scorers.items():
         for stage, secs in sc.timings.items():
             rows.append((f"{name}: {stage}", secs))
-    rows.append(("paired comparison", total - sum(t for _, t in rows[1:])))
+    for pair, secs in analysis.timings.items():
+        rows.append((f"compare {pair}", secs))
+    rows.append(("total analysis (one process)", total))
     t0 = time.perf_counter()
     write_report(analysis, out)
     rows.append(("figures + HTML + JSON + CSV", time.perf_counter() - t0))
@@ -77,14 +79,16 @@ def main() -> None:
         cmd = [sys.executable, "-m", "prcurve", "report", path, "--label", "y",
                "--score", "model_a", "--score", "model_b", "--out", out, "--quiet",
                "--n-resamples", args.n_resamples]  # fmt: skip
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True)
-        wall = time.perf_counter() - t0
-        with open(os.path.join(out, "summary.json")) as f:
-            b = json.load(f)["settings"]["n_resamples"]
-        print(f"\n{'command':<44} {'seconds':>8}")
-        print(f"{'prcurve report (' + str(b) + ' resamples), wall time':<44} {wall:8.1f}")
-        print(f"{'cores':<44} {os.cpu_count():>8}")
+        print(f"\n{'command (wall time)':<44} {'seconds':>8}")
+        for jobs in ("default", "1"):
+            t0 = time.perf_counter()
+            subprocess.run(cmd + ([] if jobs == "default" else ["--jobs", jobs]), check=True)
+            wall = time.perf_counter() - t0
+            with open(os.path.join(out, "summary.json")) as f:
+                b = json.load(f)["settings"]["n_resamples"]
+            label = f"prcurve report, {b} resamples, --jobs {jobs}"
+            print(f"{label:<44} {wall:8.1f}")
+        print(f"{'CPUs':<44} {os.cpu_count():>8}")
         if not args.no_breakdown:
             print(f"\n{'stage (in-process)':<44} {'seconds':>8}")
             for stage, secs in breakdown(path, args.n_resamples, out + "-2"):

@@ -17,9 +17,8 @@ from prcurve import (
     auc_pr,
     auc_pr_ci,
 )
-from prcurve._area import AUC_PR_METHODS
+from prcurve._area import AUC_PR_METHODS, batched_area
 from prcurve._inference import _auc_ci
-from prcurve._inference._batch_area import batched_area
 from prcurve._inference._resample import (
     positive_columns,
     prepare,
@@ -48,7 +47,7 @@ def test_replicates_equal_resample_and_recompute(rng, method, ties, weighted):
     y, s, w = make_problem(rng, n=80, prevalence=0.3, ties=ties, weights=weighted)
     sample = prepare(y, s, w)
     mp, mn = stratified_multiplicities(rng, 25, int(y.sum()), int((~y).sum()))
-    tp, fp, npos, _ = replicate_counts(sample, mp, mn, input_order=True)
+    tp, fp, npos, _ = replicate_counts(sample, mp, mn, by_instance=True)
     got = batched_area(tp, fp, npos, method)
     for r in range(25):
         idx = resampled_indices(y, mp[r], mn[r])
@@ -74,7 +73,7 @@ def test_property_any_multiplicities_equal_recompute(labels, data, method):
     mp = np.array(data.draw(st.lists(st.integers(0, 3), min_size=n_pos, max_size=n_pos)))
     mn = np.array(data.draw(st.lists(st.integers(0, 3), min_size=n_neg, max_size=n_neg)))
     mp[0], mn[0] = max(mp[0], 1), max(mn[0], 1)  # as in a stratified replicate: both classes
-    tp, fp, npos, _ = replicate_counts(prepare(y, s, w), mp[None], mn[None], input_order=True)
+    tp, fp, npos, _ = replicate_counts(prepare(y, s, w), mp[None], mn[None], by_instance=True)
     idx = resampled_indices(y, mp, mn)
     expected = auc_pr(y[idx], s[idx], method=method, sample_weight=w[idx])
     assert batched_area(tp, fp, npos, method)[0] == pytest.approx(expected, rel=1e-9)
@@ -166,10 +165,9 @@ def test_bootstrap_is_reproducible_with_seed(rng):
 def test_bootstrap_replicates_match_brute_force(rng):
     y, s, w = make_problem(rng, n=60, ties=True, weights=True)
     res = auc_pr_ci(y, s, sample_weight=w, interval="bootstrap_percentile", n_resamples=40, rng=3)
-    # the engine draws, in one block, the multiplicities in decreasing score order
-    sample = prepare(y, s, w)
+    # the engine draws, in one block, the multiplicities of each class in input order
     mp, mn = stratified_multiplicities(np.random.default_rng(3), 40, int(y.sum()), int((~y).sum()))
-    pos, neg = np.flatnonzero(y)[sample.pos_order], np.flatnonzero(~y)[sample.neg_order]
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)  # multiplicities in input order
     for r in range(40):
         idx = np.concatenate([np.repeat(pos, mp[r]), np.repeat(neg, mn[r])])
         assert res.replicates[r] == pytest.approx(auc_pr(y[idx], s[idx], sample_weight=w[idx]))
@@ -294,3 +292,19 @@ def test_no_warning_on_ordinary_data(rng):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         auc_pr_ci(y, s, interval="bootstrap_bca", n_resamples=50, rng=0)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("ties", [False, True])
+def test_positional_replicates_equal_resample_and_recompute(rng, method, ties):
+    """Unweighted fast path: multiplicities on each class's score-sorted positions."""
+    y, s, _ = make_problem(rng, n=80, prevalence=0.3, ties=ties)
+    sample = prepare(y, s)
+    mp, mn = stratified_multiplicities(rng, 25, int(y.sum()), int((~y).sum()))
+    tp, fp, npos, _ = replicate_counts(sample, mp, mn)
+    got = batched_area(tp, fp, npos, method)
+    pos = np.flatnonzero(y)[np.argsort(-s[y], kind="stable")]
+    neg = np.flatnonzero(~y)[np.argsort(-s[~y], kind="stable")]
+    for r in range(25):
+        idx = np.concatenate([np.repeat(pos, mp[r]), np.repeat(neg, mn[r])])
+        assert got[r] == pytest.approx(auc_pr(y[idx], s[idx], method=method))

@@ -4,10 +4,11 @@ import itertools
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from prcurve import LowEffectiveSampleSizeWarning, PRConfidenceBand, pr_confidence_band, pr_curve
-from prcurve._inference._band import sorted_sample_precision
-from prcurve._inference._resample import prepare, stratified_multiplicities, weighted_quantile
+from prcurve._batch import functional_precision_sorted
+from prcurve._inference._resample import stratified_multiplicities, weighted_quantile
 
 from .conftest import make_problem
 
@@ -18,7 +19,7 @@ def data(rng):
     return y, s
 
 
-def test_sorted_sample_precision_equals_functional_estimator(rng):
+def test_class_sorted_estimator_equals_functional_estimator(rng):
     b, grid = 12, np.linspace(0.05, 0.95, 37)
     npos = rng.integers(3, 30, size=b)
     nneg = rng.integers(3, 60, size=b)
@@ -31,7 +32,7 @@ def test_sorted_sample_precision_equals_functional_estimator(rng):
         pos[i, : npos[i]], neg[i, : nneg[i]] = p, q
         y = np.r_[np.ones(npos[i], bool), np.zeros(nneg[i], bool)]
         rows.append(pr_curve(y, np.r_[p, q]).precision_at(grid))
-    np.testing.assert_allclose(sorted_sample_precision(pos, neg, npos, grid), rows, rtol=1e-12)
+    np.testing.assert_allclose(functional_precision_sorted(pos, neg, npos, grid), rows, rtol=1e-12)
 
 
 def test_weighted_quantile_brute_force(rng):
@@ -67,11 +68,12 @@ def test_naive_band_matches_brute_force(data):
     y, s = data
     n_res = 30
     band = pr_confidence_band(y, s, method="bootstrap", n_resamples=n_res, rng=9, num=40)
-    sample = prepare(y, s)
     mp, mn = stratified_multiplicities(
         np.random.default_rng(9), n_res, int(y.sum()), int((~y).sum())
     )
-    pos, neg = np.flatnonzero(y)[sample.pos_order], np.flatnonzero(~y)[sample.neg_order]
+    # unweighted replicates lay multiplicities on the classes' score-sorted positions
+    pos = np.flatnonzero(y)[np.argsort(-s[y], kind="stable")]
+    neg = np.flatnonzero(~y)[np.argsort(-s[~y], kind="stable")]
     for r in range(n_res):
         idx = np.r_[np.repeat(pos, mp[r]), np.repeat(neg, mn[r])]
         sup = np.abs(pr_curve(y[idx], s[idx]).precision_at(band.recall) - band.estimate).max()
@@ -202,3 +204,30 @@ def test_contains_checks_shape(data):
     band = pr_confidence_band(*data, n_resamples=20, num=10, rng=0)
     with pytest.raises(ValueError, match=r"precision: expected an array of shape \(10,\)"):
         band.contains(np.ones(3))
+
+
+def test_smoothed_curve_against_root_finding(rng):
+    from scipy.optimize import brentq
+
+    from prcurve._inference._kernel import smoothed_precision
+
+    ps, ns = rng.normal(1, 1, 40), rng.normal(0, 1.5, 150)
+    grid = np.linspace(0.05, 0.95, 19)
+    got = smoothed_precision(ps, ns, 0.4, 0.3, 0.2, grid)
+    for b, value in zip(grid, got, strict=True):
+        z = brentq(lambda z, b=b: stats.norm.cdf((z - ps) / 0.4).mean() - (1 - b), -30, 30)
+        alpha = stats.norm.sf((z - ns) / 0.3).mean()
+        assert value == pytest.approx(0.2 * b / (0.2 * b + 0.8 * alpha), abs=1e-9)
+
+
+def test_center_option(data):
+    y, s = data
+    smooth = pr_confidence_band(y, s, n_resamples=100, rng=4, num=30)
+    paper = pr_confidence_band(y, s, n_resamples=100, rng=4, num=30, center="empirical")
+    assert smooth.center == "smoothed" and paper.center == "empirical"
+    np.testing.assert_array_equal(smooth.n_pos_resampled, paper.n_pos_resampled)
+    np.testing.assert_array_equal(smooth.estimate, paper.estimate)
+    assert not np.array_equal(smooth.sup_statistic, paper.sup_statistic)
+    assert pr_confidence_band(y, s, method="bootstrap", n_resamples=10).center is None
+    with pytest.raises(ValueError, match="center: expected one of 'smoothed', 'empirical'"):
+        pr_confidence_band(y, s, center="median")

@@ -6,10 +6,9 @@ from scipy import stats
 
 from prcurve import PointwiseCI, pr_curve, pr_pointwise_ci
 from prcurve._asymptotic import pr_asymptotic_variance
+from prcurve._batch import functional_precision
 from prcurve._inference._kernel import gaussian_kde, silverman_bandwidth
 from prcurve._inference._resample import (
-    batched_searchsorted,
-    functional_precision,
     prepare,
     replicate_counts,
     stratified_multiplicities,
@@ -41,22 +40,13 @@ def test_batched_functional_estimator_equals_precision_at(rng, ties, weighted):
     y, s, w = make_problem(rng, n=90, prevalence=0.3, ties=ties, weights=weighted)
     sample = prepare(y, s, w)
     mp, mn = stratified_multiplicities(rng, 20, int(y.sum()), int((~y).sum()))
-    tp, fp, npos, _ = replicate_counts(sample, mp, mn, input_order=True)
+    tp, fp, npos, _ = replicate_counts(sample, mp, mn, by_instance=True)
     beta = np.r_[np.linspace(0.01, 1.0, 57), 1 / 3, 0.5]
     got = functional_precision(tp, fp, npos, beta)
     for r in range(20):
         idx = np.r_[np.repeat(np.flatnonzero(y), mp[r]), np.repeat(np.flatnonzero(~y), mn[r])]
         curve = pr_curve(y[idx], s[idx], sample_weight=None if w is None else w[idx])
         np.testing.assert_allclose(got[r], curve.precision_at(beta), rtol=1e-12)
-
-
-def test_batched_searchsorted_matches_numpy(rng):
-    a = np.sort(rng.integers(0, 20, size=(30, 41)), axis=1).astype(float)
-    v = rng.integers(-2, 23, size=(30, 7)).astype(float)
-    for side in ("left", "right"):
-        got = batched_searchsorted(a, v, side=side)
-        expected = np.array([np.searchsorted(a[i], v[i], side=side) for i in range(30)])
-        np.testing.assert_array_equal(got, expected)
 
 
 def test_kernel_density_and_silverman(rng):
@@ -187,3 +177,22 @@ def test_constant_class_scores_need_bootstrap():
     s = [2.0] * 6 + list(range(6))
     with pytest.raises(ValueError, match="scores of one class are all equal"):
         pr_pointwise_ci(y, s, [0.5])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_curve_blocks_on_positive_columns_equal_full_columns(rng, weighted):
+    from prcurve._inference._resample import bootstrap_blocks, bootstrap_curve_blocks
+
+    y, s, w = make_problem(rng, n=150, prevalence=0.2, ties=True, weights=weighted)
+    sample = prepare(y, s, w)
+    beta = np.linspace(0.02, 1.0, 50)
+    full = [
+        functional_precision(tp, fp, npos, beta)
+        for tp, fp, npos, _ in bootstrap_blocks(sample, 40, np.random.default_rng(1))
+    ]
+    reduced = [
+        functional_precision(tp, fp, npos, beta, fp_prev=fpp)
+        for tp, fp, fpp, npos in bootstrap_curve_blocks(sample, 40, np.random.default_rng(1))
+    ]
+    assert reduced[0].shape == (40, 50)
+    np.testing.assert_allclose(np.concatenate(reduced), np.concatenate(full), rtol=1e-13)

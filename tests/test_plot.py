@@ -152,6 +152,9 @@ def test_from_predictions_matches_from_curve(data):
     _fig, ax = plt.subplots()
     c = PRCurveDisplay(pr_curve(y, s)).plot(ax=ax)
     assert c.ax_ is ax
+    d = PRCurveDisplay.from_curve(pr_curve(y, s), achievable=True, ax=ax)
+    assert d.ax_ is ax
+    assert_array_equal(_xy(d.artists_["achievable"])[1], _xy(b.artists_["achievable"])[1])
 
 
 def test_several_scorers_share_one_axes_with_auc_in_the_legend(data):

@@ -170,6 +170,15 @@ def test_seed_makes_the_report_reproducible(example):
     assert a["bootstrap_percentile"] != b["bootstrap_percentile"]
 
 
+def test_parallel_inference_gives_the_same_numbers(example, monkeypatch):
+    import prcurve._report
+
+    data, analysis = example
+    monkeypatch.setattr(prcurve._report, "PARALLEL_MIN_WORK", 0)
+    parallel = analyse(data, Settings(**{**analysis.settings.__dict__, "jobs": 2}))
+    assert summary(parallel) == summary(analysis)
+
+
 @pytest.mark.parametrize(
     ("n", "expected"), [(10, 1000), (1677, 1000), (100_000, 1000), (200_000, 500), (10**6, 100)]
 )
@@ -297,3 +306,32 @@ def test_simulate_command(tmp_path):
 def test_statistician_commands_usage_errors(capsys, args, match):
     assert main(args) == 2
     assert re.search(match, capsys.readouterr().err)
+
+
+def test_curve_csv_is_the_same_with_and_without_pyarrow(monkeypatch):
+    import sys
+
+    from prcurve._io import curve_csv
+
+    cols = {
+        "t": np.array([0.5, 1 / 3, -np.inf, 1e16, 2.5e-300]),
+        "n": np.arange(5),
+        "b": np.array([True, False, True, True, False]),
+    }
+    fast = curve_csv(cols)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    slow = curve_csv(cols)
+    assert fast == slow
+    assert slow.splitlines()[0] == "t,n,b"
+    back = np.genfromtxt(io.StringIO(slow), delimiter=",", names=True)
+    assert_array_equal(back["t"], cols["t"])
+    assert_array_equal(back["b"], cols["b"])
+
+
+def test_population_output_directory_that_cannot_be_written(tmp_path, capsys):
+    (tmp_path / "f").write_text("x")
+    code = main(["population", "--case", "A", "--out", str(tmp_path / "f" / "sub")])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"prcurve: error: cannot write the population report to {tmp_path}")
+    assert err.count("\n") == 1

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
+from ._area import batched_area
+from ._batch import batch_counts
 from ._binormal import BidistributionFit, fit_binormal, precision_from_fpr, recall_quadrature
 from ._empirical import PRCurve, ROCCurve, pr_curve, roc_curve
 from ._population import PopulationModel
@@ -69,29 +71,14 @@ def batched_average_precision(y: np.ndarray, score: np.ndarray) -> np.ndarray:
             f"{int(np.flatnonzero(n_pos == 0)[0])}"
         )
     step = max(1, _CHUNK_ELEMENTS // max(n, 1))  # blocks of rows keep temporaries in cache
-    sums = np.concatenate(
-        [_ap_sums(labels[i : i + step], score[i : i + step]) for i in range(0, rows, step)]
-    )
-    return np.asarray(sums / n_pos)
+    out = np.empty(rows)
+    for i in range(0, rows, step):
+        tp, fp = batch_counts(labels[i : i + step], score[i : i + step])
+        out[i : i + step] = batched_area(tp, fp, n_pos[i : i + step], "average_precision")
+    return out
 
 
 _CHUNK_ELEMENTS = 1 << 20
-
-
-def _ap_sums(labels: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """n₊ · AP for a block of rows: each positive adds the precision at its tie group's end."""
-    rows, n = score.shape
-    order = np.argsort(score, axis=1)[:, ::-1]  # decreasing; order within ties is irrelevant
-    s = np.take_along_axis(score, order, axis=1)
-    lab = np.take_along_axis(labels, order, axis=1)
-    tp = np.cumsum(lab, axis=1)
-    last = np.ones((rows, n), dtype=bool)
-    np.not_equal(s[:, 1:], s[:, :-1], out=last[:, :-1])
-    # index of the end of each position's tie group: the next "last" at or after it
-    idx = np.where(last, np.arange(n), n)
-    end = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
-    precision_end = np.take_along_axis(tp, end, axis=1) / (end + 1.0)
-    return np.asarray(np.sum(precision_end, axis=1, where=lab))
 
 
 def batched_binormal_fit(

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
+from ._batch import functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
@@ -125,18 +126,12 @@ class PRCurve:
         ``Ĥ`` the empirical CDFs of positive and negative scores and
         ``F⁻¹(p) = inf{z : F(z) >= p}``.  ``Ĝ⁻¹(1−β)`` is the lowest positive score ``z`` with
         at most ``n₊β`` positives strictly above it, and ``n₋α̂`` is the number of negatives
-        strictly above ``z``.  With weights, counts are total weights.
+        strictly above ``z``.  With weights, counts are total weights.  The definition lives in
+        ``prcurve._batch`` and is shared with the batched (bootstrap, simulation) estimators.
         """
         beta = check_unit_interval_array(recall, "recall", low_open=True, high_open=False)
-        tp_prev = np.concatenate([[0], self.tp[:-1]])
-        fp_prev = np.concatenate([[0], self.fp[:-1]])
-        has_pos = self.tp > tp_prev
-        above_pos, above_neg = tp_prev[has_pos], fp_prev[has_pos]
-        target = beta * self.n_pos
-        # tolerate rounding in n₊β so that β = k/n₊ lands on its step
-        k = np.searchsorted(above_pos, target * (1 + 8 * np.finfo(float).eps), side="right") - 1
-        value = target / (target + above_neg[k])
-        return float(value) if np.ndim(value) == 0 else value
+        value = functional_precision(self.tp, self.fp, self.n_pos, np.atleast_1d(beta).ravel())
+        return float(value[0]) if np.ndim(beta) == 0 else value.reshape(np.shape(beta))
 
     def interpolate(self, recall: Any = None, *, num: int = 200) -> tuple[np.ndarray, np.ndarray]:
         """The Davis–Goadrich interpolated curve, for drawing or reading off.

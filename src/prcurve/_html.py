@@ -103,7 +103,8 @@ def _fmt(x: Any, digits: int = 4) -> str:
         return "–"
     if isinstance(x, int):
         return f"{x:,}"
-    return f"{x:.{digits}f}"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _ci(entry: dict[str, Any] | None) -> str:
@@ -138,7 +139,7 @@ th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}
 th{background:#f0f4f8}td:first-child,th:first-child{text-align:left}
 figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:0.9em;color:#555;margin-top:4px}
-.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
+table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
 code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
 """
 
@@ -309,7 +310,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ],
         ["random seed", esc(str(st["seed"]))],
     ]
-    parts.append(_table(["setting", "value"], rows))
+    parts.append(_table(["setting", "value"], rows, "text"))
     files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
     parts.append(
         f'<p class="note">Files written with this page: {files}. <code>summary.json</code> holds '

@@ -339,11 +339,24 @@ def _column_text(values: np.ndarray) -> list[str]:
 
 
 def curve_csv(columns: Mapping[str, Any]) -> str:
-    """CSV text of aligned 1-D arrays (floats written with full precision, ``repr``)."""
-    texts = [_column_text(np.asarray(v)) for v in columns.values()]
-    lines = [",".join(columns)]
-    lines.extend(map(",".join, zip(*texts, strict=True)))
-    return "\n".join(lines) + "\n"
+    """CSV text of aligned 1-D arrays, floats in their shortest round-trip form.
+
+    Uses pyarrow's C++ writer when pyarrow is installed (several times faster on millions of
+    rows), else Python's ``repr``; both give numbers that read back exactly.
+    """
+    arrays = {name: np.asarray(v) for name, v in columns.items()}
+    arrays = {k: v.astype(np.int64) if v.dtype == bool else v for k, v in arrays.items()}
+    header = ",".join(arrays) + "\n"
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:
+        texts = [_column_text(v) for v in arrays.values()]
+        return header + "".join(line + "\n" for line in map(",".join, zip(*texts, strict=True)))
+    buf = io.BytesIO()
+    table = pa.table({f"c{i}": v for i, v in enumerate(arrays.values())})
+    pacsv.write_csv(table, buf, pacsv.WriteOptions(include_header=False))
+    return header + buf.getvalue().decode("ascii")
 
 
 def figure_png(fig: Any, *, dpi: int = 110) -> bytes:

@@ -64,7 +64,7 @@ class ProgressBar:
         fill = round(frac * self.width)
         bar = "#" * fill + "-" * (self.width - fill)
         elapsed = now - self._started
-        self.stream.write(f"\r{self.label:<34.34} [{bar}] {frac:4.0%} {elapsed:5.1f}s")
+        self.stream.write(f"\r{self.label:<40.40} [{bar}] {frac:4.0%} {elapsed:5.1f}s")
         self.stream.flush()
         self._drawn = True
 

@@ -10,7 +10,9 @@ when everything succeeded.
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -69,6 +71,7 @@ class Settings:
     seed: int | None = 0
     out: str = "prcurve-report"
     n_resamples_auto: bool = False
+    jobs: int = 1
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,14 @@ class Analysis:
     scorers: dict[str, ScorerAnalysis]
     comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _announce(progress: Any, label: str) -> None:
+    """Start a new labelled task on a progress bar (plain callables have no labels)."""
+    start = getattr(progress, "start", None)
+    if start is not None:
+        start(label)
 
 
 class _Stage:
@@ -109,8 +120,7 @@ class _Stage:
         self.progress, self.label, self.timings, self.key = progress, label, timings, key
 
     def __enter__(self) -> _Stage:
-        if hasattr(self.progress, "start"):
-            self.progress.start(self.label)
+        _announce(self.progress, self.label)
         self.t0 = time.perf_counter()
         return self
 
@@ -118,6 +128,13 @@ class _Stage:
         self.timings[self.key] = time.perf_counter() - self.t0
         if exc[0] is None and self.progress is not None:
             self.progress(1, 1)
+
+
+def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) -> Any:
+    """Run a task; return its result, its notes and its wall time (measured where it runs)."""
+    t0 = time.perf_counter()
+    res, notes = task(*args, **kw)
+    return res, notes, time.perf_counter() - t0
 
 
 def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, **kw: Any) -> Any:
@@ -134,62 +151,175 @@ def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, 
     return result
 
 
+def _intervals_task(y: np.ndarray, score: np.ndarray, level: float) -> tuple[Any, list[str]]:
+    """Closed-form intervals of every AUC-PR estimator."""
+    notes: list[str] = []
+    cis: dict[str, dict[str, AUCPRInterval]] = {}
+    for method in AUC_PR_METHODS:
+        for kind in CLOSED_FORM_INTERVALS:
+            res = _guarded(
+                notes, f"{kind} interval of {method}", auc_pr_ci, y, score, method=method,
+                interval=kind, level=level,
+            )  # fmt: skip
+            if res is not None:
+                cis.setdefault(method, {})[kind] = res
+    return cis, notes
+
+
+def _bootstrap_task(
+    y: np.ndarray, score: np.ndarray, level: float, b: int, seed: Any, progress: Any = None
+) -> tuple[Any, list[str]]:
+    notes: list[str] = []
+    res = _guarded(
+        notes, f"bootstrap interval of {BOOTSTRAP_METHOD}", auc_pr_ci, y, score,
+        method=BOOTSTRAP_METHOD, interval="bootstrap_percentile", level=level, n_resamples=b,
+        rng=np.random.default_rng(seed), progress=progress,
+    )  # fmt: skip
+    return res, notes
+
+
+def _band_task(
+    y: np.ndarray, score: np.ndarray, level: float, b: int, seed: Any, progress: Any = None
+) -> tuple[Any, list[str]]:
+    notes: list[str] = []
+    res = _guarded(
+        notes, "confidence band", pr_confidence_band, y, score, level=level, n_resamples=b,
+        rng=np.random.default_rng(seed), progress=progress,
+    )  # fmt: skip
+    return res, notes
+
+
+def _compare_task(
+    y: np.ndarray,
+    a: np.ndarray,
+    b_score: np.ndarray,
+    level: float,
+    b: int,
+    seed: Any,
+    what: str,
+    progress: Any = None,
+) -> tuple[Any, list[str]]:
+    notes: list[str] = []
+    res = _guarded(
+        notes, what, compare, y, a, b_score, level=level, n_resamples=b,
+        rng=np.random.default_rng(seed), progress=progress,
+    )  # fmt: skip
+    return res, notes
+
+
+#: Below this many resampled rows (n × replicates) the inference runs in this process.
+PARALLEL_MIN_WORK = 2 * 10**7
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _executor(jobs: int) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
+    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
+        method = "fork"
+    elif "forkserver" in multiprocessing.get_all_start_methods():
+        method = "forkserver"
+    else:
+        method = "spawn"
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+
+
 def analyse(
     data: LabelledScores, settings: Settings, *, progress: Progress | None = None
 ) -> Analysis:
     """Compute every curve and number of the report (no drawing, no writing).
 
     Each scorer's curves come from one sort of its scores (PR from the counts, ROC and PRG from
-    the PR curve); the bootstrap steps resample with generators spawned from ``settings.seed``.
+    the PR curve).  The inference steps (intervals, bootstrap, band, comparisons) are independent
+    tasks, each with its own random stream spawned from ``settings.seed``, so the results are the
+    same whether they run one after the other or, for large data, in ``settings.jobs``
+    processes.
     """
-    streams = np.random.SeedSequence(settings.seed).spawn(2 * len(data.scores) + 1)
-    gens = iter([np.random.default_rng(s) for s in streams])
     level, b = settings.level, settings.n_resamples
-    scorers: dict[str, ScorerAnalysis] = {}
+    names = list(data.scores)
+    pairs = list(combinations(names, 2))
+    seeds = iter(np.random.SeedSequence(settings.seed).spawn(2 * len(names) + len(pairs)))
+    curves: dict[str, dict[str, Any]] = {}
     for name, score in data.scores.items():
         timings: dict[str, float] = {}
-        notes: list[str] = []
         with _Stage(progress, f"{name}: curves", timings, "curves"):
             counts = count_sorted(data.y, score)  # the one sort of this scorer's curves
             pr = PRCurve.from_counts(counts)
             roc = pr.to_roc()
             prg = PRGCurve.from_pr(pr)
-            achievable = pr.achievable()
-            auc = {method: pr.auc(method) for method in AUC_PR_METHODS}
-        cis: dict[str, dict[str, AUCPRInterval]] = {}
-        with _Stage(progress, f"{name}: AUC-PR intervals", timings, "auc_pr_ci"):
-            for method in AUC_PR_METHODS:
-                for kind in CLOSED_FORM_INTERVALS:
-                    res = _guarded(
-                        notes, f"{kind} interval of {method}", auc_pr_ci, data.y, score,
-                        method=method, interval=kind, level=level,
-                    )  # fmt: skip
-                    if res is not None:
-                        cis.setdefault(method, {})[kind] = res
-        gen = next(gens)
-        with _Stage(progress, f"{name}: AUC-PR bootstrap", timings, "auc_pr_bootstrap"):
-            res = _guarded(
-                notes, f"bootstrap interval of {BOOTSTRAP_METHOD}", auc_pr_ci, data.y, score,
-                method=BOOTSTRAP_METHOD, interval="bootstrap_percentile", level=level,
-                n_resamples=b, rng=gen, progress=progress,
-            )  # fmt: skip
-            if res is not None:
-                cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = res
-        gen = next(gens)
-        with _Stage(progress, f"{name}: confidence band", timings, "band"):
-            band = _guarded(
-                notes, "confidence band", pr_confidence_band, data.y, score, level=level,
-                n_resamples=b, rng=gen, progress=progress,
-            )  # fmt: skip
+            curves[name] = {
+                "pr": pr,
+                "roc": roc,
+                "prg": prg,
+                "achievable": pr.achievable(),
+                "roc_hull": roc.convex_hull(),
+                "prg_hull": prg.convex_hull(),
+                "auc_pr": {method: pr.auc(method) for method in AUC_PR_METHODS},
+                "timings": timings,
+            }
+    # (key, label, task, arguments), the costliest first for a balanced parallel run
+    tasks: list[tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...]]] = []
+    args: tuple[Any, ...]
+    for a, other in pairs:
+        what = f"comparison of {a} and {other}"
+        args = (data.y, data.scores[a], data.scores[other], level, b, next(seeds), what)
+        tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args))
+    for name in names:
+        args = (data.y, data.scores[name], level, b, next(seeds))
+        tasks.append(((name, "band"), f"{name}: confidence band", _band_task, args))
+        args = (data.y, data.scores[name], level, b, next(seeds))
+        tasks.append(((name, "auc_pr_bootstrap"), f"{name}: bootstrap", _bootstrap_task, args))
+    for name in names:
+        args = (data.y, data.scores[name], level)
+        tasks.append(((name, "auc_pr_ci"), f"{name}: AUC-PR intervals", _intervals_task, args))
+    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
+    jobs = min(settings.jobs, len(tasks))
+    if jobs > 1 and data.n * b >= PARALLEL_MIN_WORK:
+        from concurrent.futures import as_completed
+
+        _announce(progress, f"bootstrap ({jobs} processes)")
+        with _executor(jobs) as pool:
+            futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args in tasks}
+            for done, fut in enumerate(as_completed(futures), start=1):
+                results[futures[fut]] = fut.result()
+                if progress is not None:
+                    progress(done, len(tasks))
+    else:
+        for key, label, fn, args in tasks:
+            _announce(progress, label)
+            kw = {} if fn is _intervals_task else {"progress": progress}
+            results[key] = _timed(fn, *args, **kw)
+            if progress is not None:
+                progress(1, 1)
+
+    scorers: dict[str, ScorerAnalysis] = {}
+    for name in names:
+        c = curves[name]
+        timings = c["timings"]
+        cis, n1, timings["auc_pr_ci"] = results[(name, "auc_pr_ci")]
+        boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
+        band, n3, timings["band"] = results[(name, "band")]
+        notes = n1 + n2 + n3
+        if boot is not None:
+            cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
         scorers[name] = ScorerAnalysis(
             name=name,
-            pr=pr,
-            roc=roc,
-            prg=prg,
-            achievable=achievable,
-            roc_hull=roc.convex_hull(),
-            prg_hull=prg.convex_hull(),
-            auc_pr=auc,
+            pr=c["pr"],
+            roc=c["roc"],
+            prg=c["prg"],
+            achievable=c["achievable"],
+            roc_hull=c["roc_hull"],
+            prg_hull=c["prg_hull"],
+            auc_pr=c["auc_pr"],
             auc_pr_ci=cis,
             band=band,
             notes=notes,
@@ -197,18 +327,17 @@ def analyse(
         )
     comparisons = []
     common_notes: list[str] = []
-    gen = next(gens)
     compare_timings: dict[str, float] = {}
-    for a, b_name in combinations(data.scores, 2):
-        with _Stage(progress, f"compare {a} vs {b_name}", compare_timings, f"{a}|{b_name}"):
-            res = _guarded(
-                common_notes, f"comparison of {a} and {b_name}", compare, data.y, data.scores[a],
-                data.scores[b_name], level=level, n_resamples=b, rng=gen, progress=progress,
-            )  # fmt: skip
+    for a, other in pairs:
+        res, notes, compare_timings[f"{a} vs {other}"] = results[(a, other)]
+        common_notes += notes
         if res is not None:
-            comparisons.append((a, b_name, res))
+            comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
-    return Analysis(settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes)
+    return Analysis(
+        settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
+        compare_timings,
+    )  # fmt: skip
 
 
 # --- summary.json ------------------------------------------------------------------------------

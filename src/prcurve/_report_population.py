@@ -67,7 +67,10 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _f(x: Any, digits: int = 4) -> str:
-    return "–" if x is None else f"{x:.{digits}f}"
+    if x is None:
+        return "–"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def write_population(

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import stats
 
 from ._asymptotic import NormalApproximation, normal_approximation
+from ._batch import functional_precision_sorted
 from ._population import PopulationModel
 from ._validation import (
     check_choice,
@@ -84,27 +85,10 @@ def batch_precision_at(y: Any, score: Any, recall: Any) -> np.ndarray:
 
 
 def _batch_precision(lab: np.ndarray, s: np.ndarray, x: np.ndarray) -> np.ndarray:
-    n = s.shape[1]
-    n_pos = lab.sum(axis=1)
-    n_neg = n - n_pos
-    # each class sorted within its row; the other class's entries pushed to the far end
-    pos = np.sort(np.where(lab, s, -np.inf), axis=1)  # positives last, ascending
-    neg = np.sort(np.where(lab, np.inf, s), axis=1)  # negatives first, ascending
-    target = x[None, :] * n_pos[:, None]  # n₊x, shape (R, m)
-    j = np.minimum(np.floor(target * (1 + 8 * np.finfo(float).eps)) + 1, n_pos[:, None])
-    z = np.take_along_axis(pos, n - j.astype(np.int64), axis=1)  # j-th largest positive
-    # number of negatives <= z: a binary search run for all (row, x) pairs at once
-    lo = np.zeros(z.shape, dtype=np.int64)
-    hi = np.broadcast_to(n_neg[:, None], z.shape).astype(np.int64)
-    active = lo < hi
-    while active.any():
-        mid = (lo + hi) // 2
-        right = np.take_along_axis(neg, np.minimum(mid, n - 1), axis=1) <= z
-        lo = np.where(active & right, mid + 1, lo)
-        hi = np.where(active & ~right, mid, hi)
-        active = lo < hi
-    neg_above = n_neg[:, None] - lo
-    return target / (target + neg_above)
+    # each class sorted within its row, the other class's entries pushed to the end as +inf
+    pos = np.sort(np.where(lab, s, np.inf), axis=1)
+    neg = np.sort(np.where(lab, np.inf, s), axis=1)
+    return functional_precision_sorted(pos, neg, lab.sum(axis=1), x)
 
 
 def _class_sizes(

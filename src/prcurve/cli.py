@@ -41,8 +41,10 @@ Writes report.html, summary.json, simulation.png and estimates/*.csv.
 
 REPORT_HELP = """\
 Read labels and one or more score columns from a CSV file (or Parquet, or '-' for CSV on
-standard input) and write a report: PR, ROC and precision-recall-gain curves for every score
-column, every AUC-PR estimator, the achievable PR curve, and figures.
+standard input) and write a report: for every score column the PR, ROC and
+precision-recall-gain curves, the achievable PR curve, every AUC-PR estimator with confidence
+intervals and a simultaneous confidence band; with several score columns, a paired comparison
+of every pair; and figures of it all.
 
 Without FILE the report is made for the built-in example: real handwritten digits
 (scikit-learn's bundled copy of the UCI digits), "is it a 9?" with 3.6 % positives, scored by
@@ -176,7 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
         "report's own files in it are replaced",
     )
     rep.add_argument(
-        "--seed", type=_seed, default=0, help="random seed of the bootstrap (default: 0)"
+        "--seed",
+        type=_seed,
+        default=0,
+        metavar="N",
+        help="random seed of the bootstrap (default: 0)",
     )
     rep.add_argument(
         "--n-resamples",
@@ -191,6 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_level,
         default=0.95,
         help="confidence level of intervals and bands (default: 0.95)",
+    )
+    rep.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="processes for the bootstrap on large data (default: the available CPUs)",
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
 
@@ -266,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="binomial",
         help="n+ ~ Binomial(n, prevalence) as in the paper (default), or fixed at n*prevalence",
     )
-    sim.add_argument("--seed", type=_seed, default=0, help="random seed (default: 0)")
+    sim.add_argument("--seed", type=_seed, default=0, metavar="N", help="random seed (default: 0)")
     sim.add_argument(
         "--out",
         metavar="DIR",
@@ -320,7 +333,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO) -> int:
     from ._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
     from ._progress import ProgressBar
-    from ._report import Settings, analyse, auto_resamples, write_report
+    from ._report import Settings, analyse, auto_resamples, available_cpus, write_report
 
     if args.file is None:
         label = args.label or BUILTIN_EXAMPLE.label
@@ -342,6 +355,7 @@ def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin
         level=args.level,
         n_resamples=auto_resamples(data.n) if args.n_resamples == "auto" else args.n_resamples,
         n_resamples_auto=args.n_resamples == "auto",
+        jobs=args.jobs or available_cpus(),
         seed=args.seed,
         out=args.out,
     )

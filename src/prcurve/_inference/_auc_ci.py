@@ -9,10 +9,9 @@ from typing import Any
 import numpy as np
 from scipy.special import expit, logit, ndtr, ndtri
 
-from .._area import AUC_PR_METHODS, area_from_counts
+from .._area import AUC_PR_METHODS, area_from_counts, batched_area
 from .._results import ConfidenceInterval, UndefinedMetricWarning
 from .._validation import check_binary_problem, check_choice, check_level, check_rng
-from ._batch_area import batched_area
 from ._common import DegenerateBootstrapWarning, check_progress, check_resamples
 from ._resample import (
     ProgressHook,
@@ -204,7 +203,7 @@ def auc_pr_ci(
     Notes
     -----
     Boyd, Eng & Page (2013), "Area under the precision-recall curve: point estimates and
-    confidence intervals", section 4: the binomial and logit intervals treat θ as a proportion
+    confidence intervals": the binomial and logit intervals treat θ as a proportion
     of n₊ positives.  BCa follows Efron & Tibshirani (1993, ch. 14): z₀ = Φ⁻¹ of the share of
     replicates below θ̂ (ties counted half), and the acceleration from the jackknife of the
     two samples (positives, negatives): with Uᵢ = (m − 1)(θ̄ − θ₍ᵢ₎) over the m leave-one-out

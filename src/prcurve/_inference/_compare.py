@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._area import AUC_PR_METHODS, area_from_counts
+from .._area import AUC_PR_METHODS, area_from_counts, batched_area
+from .._batch import functional_precision
 from .._results import ConfidenceInterval
 from .._validation import (
     check_binary_problem,
@@ -17,12 +18,10 @@ from .._validation import (
     check_rng,
 )
 from ._band import PRConfidenceBand
-from ._batch_area import batched_area
 from ._common import check_progress, check_recall_range, check_resamples
 from ._resample import (
     ProgressHook,
     block_rows,
-    functional_precision,
     positive_columns,
     prepare,
     replicate_counts,
@@ -89,6 +88,7 @@ def _band(grid, centre, sup, level, recall_range, n, n_pos) -> PRConfidenceBand:
         n_resamples=b,
         bandwidth=None,
         p_tilde=None,
+        center=None,
         sup_statistic=np.sqrt(n) * sup,
         weights=np.full(b, 1.0 / b),
         effective_sample_size=float(b),
@@ -190,7 +190,7 @@ def compare(
         b = min(rows, n_resamples - done)
         mp, mn = stratified_multiplicities(gen, b, n_p, n_n)
         for j, smp in enumerate(samples):
-            tp, fp, npos, _ = replicate_counts(smp, mp, mn, input_order=True)
+            tp, fp, npos, _ = replicate_counts(smp, mp, mn, by_instance=True)
             keep = cols[j] if method == "average_precision" else slice(None)
             reps[done : done + b, j] = batched_area(tp[:, keep], fp[:, keep], npos, method)
             prs = functional_precision(tp, fp, npos, grid)

@@ -7,8 +7,9 @@ bootstrap of the confidence band (Clémençon & Vayatis 2009, section 2.3 and Re
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import ndtr
 
-__all__ = ["gaussian_kde", "silverman_bandwidth"]
+__all__ = ["gaussian_kde", "silverman_bandwidth", "smoothed_precision"]
 
 _SQRT_2PI = np.sqrt(2 * np.pi)
 
@@ -57,3 +58,56 @@ def gaussian_kde(
         u = (at[i : i + step, None] - x[None, :]) / bandwidth
         out[i : i + step] = np.exp(-0.5 * u * u) @ wn
     return out / (bandwidth * _SQRT_2PI)
+
+
+def _kernel_sums(
+    x: np.ndarray, at: np.ndarray, h: float, density: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(mean Φ((at − x)/h), mean φ((at − x)/h)/h)``: smoothed CDF and density at ``at``.
+
+    Evaluated in chunks of ``x`` (at most ~2 million kernel terms at once); the density is
+    skipped (zeros) when ``density`` is false.
+    """
+    cdf = np.zeros(at.shape[0])
+    pdf = np.zeros(at.shape[0])
+    step = max(1, (1 << 21) // max(at.shape[0], 1))
+    for i in range(0, x.shape[0], step):
+        u = (at[:, None] - x[None, i : i + step]) / h
+        cdf += ndtr(u).sum(axis=1)
+        if density:
+            pdf += np.exp(-0.5 * u * u).sum(axis=1)
+    return cdf / x.shape[0], pdf / (x.shape[0] * h * _SQRT_2PI)
+
+
+def smoothed_precision(
+    ps: np.ndarray,
+    ns: np.ndarray,
+    h_pos: float,
+    h_neg: float,
+    prevalence: float,
+    recall: np.ndarray,
+) -> np.ndarray:
+    """The PR curve of the kernel-smoothed class laws G̃, H̃ at prevalence ``prevalence``.
+
+    ``PR̃(β) = pβ / (pβ + (1 − p)(1 − H̃(G̃⁻¹(1 − β))))`` with G̃⁻¹ found by safeguarded Newton
+    steps (bisection whenever a step leaves the bracket).  ``recall`` in (0, 1).
+    """
+    target = 1.0 - recall
+    lo = np.full(recall.shape, ps.min() - 10 * h_pos)
+    hi = np.full(recall.shape, ps.max() + 10 * h_pos)
+    z = np.quantile(ps, target)
+    for _ in range(60):
+        g, dens = _kernel_sums(ps, z, h_pos)
+        f = g - target
+        done = np.abs(f) <= 1e-11
+        if done.all():
+            break
+        lo = np.where(f < 0, z, lo)
+        hi = np.where(f > 0, z, hi)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = z - f / dens
+        inside = np.isfinite(step) & (step >= lo) & (step <= hi)
+        z = np.where(done, z, np.where(inside, step, (lo + hi) / 2))
+    alpha = 1.0 - _kernel_sums(ns, z, h_neg, density=False)[0]
+    num = prevalence * recall
+    return num / (num + (1.0 - prevalence) * alpha)

@@ -9,6 +9,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from .._asymptotic import pr_asymptotic_variance
+from .._batch import functional_precision
 from .._results import ConfidenceInterval
 from .._validation import (
     check_binary_problem,
@@ -21,8 +22,7 @@ from ._common import check_progress, check_resamples
 from ._kernel import gaussian_kde, silverman_bandwidth
 from ._resample import (
     ProgressHook,
-    bootstrap_blocks,
-    functional_precision,
+    bootstrap_curve_blocks,
     prepare,
     require_class_sizes,
 )
@@ -199,8 +199,8 @@ def pr_pointwise_ci(
     est = functional_precision(c.tp[None, :], c.fp[None, :], np.array([c.n_pos]), x)[0]
     reps = np.concatenate(
         [
-            functional_precision(tp, fp, npos, x)
-            for tp, fp, npos, _ in bootstrap_blocks(sample, n_resamples, gen, progress)
+            functional_precision(tp, fp, npos, x, fp_prev=fp_prev)
+            for tp, fp, fp_prev, npos in bootstrap_curve_blocks(sample, n_resamples, gen, progress)
         ]
     )
     alpha = 1.0 - level

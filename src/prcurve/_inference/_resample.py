@@ -1,16 +1,19 @@
-"""The shared resampling engine: bootstrap replicates as counts on the one sorted order.
+"""The shared resampling engine: bootstrap replicates as counts on the engine's thresholds.
 
-The data are sorted once (by the counting engine, ``prcurve._counts.count_sorted``).  A
-stratified bootstrap replicate draws ``n₊`` positives and ``n₋`` negatives with replacement; it is
-fully described by the multiplicity of every instance.  Laying the multiplicities of each class
-along its instances in decreasing score order, cumulative sums give the replicate's TP and FP at
-every original threshold: O(n) per replicate, no re-sort, and replicates are processed as the
-rows of (block, n) matrices whose size is bounded (see :func:`block_rows`).
+The data are sorted once, by the counting engine (``prcurve._counts.count_sorted``).  Each
+instance is then tagged with the index of its threshold group (a binary search into the sorted
+thresholds, not a second sort).  A stratified bootstrap replicate draws ``n₊`` positives and
+``n₋`` negatives with replacement and is fully described by the multiplicity of every instance;
+summing (weighted) multiplicities per group and accumulating over the groups gives the
+replicate's TP and FP at every original threshold: O(n) per replicate, no re-sort, and the
+replicates are the rows of (block, n) matrices whose size is bounded (see :func:`block_rows`).
+Multiplicities are laid along each class's instances in input order, so a paired bootstrap can
+share them between two scorers of the same instances.
 
 Thresholds that received no instance in a replicate repeat the previous operating point; the
-batched estimators in ``_batch_area`` and :func:`functional_precision` treat such repeats exactly
-as if the threshold did not exist, so every replicate equals "resample the instances, then
-recompute with ``prcurve.auc_pr`` / ``PRCurve.precision_at``" (this is tested).
+batched estimators in ``_batch_area`` and ``prcurve._batch.functional_precision`` treat such
+repeats exactly as if the threshold did not exist, so every replicate equals "resample the
+instances, then recompute with ``prcurve.auc_pr`` / ``PRCurve.precision_at``" (this is tested).
 """
 
 from __future__ import annotations
@@ -25,10 +28,9 @@ from .._counts import BinaryCounts, count_sorted
 __all__ = [
     "ProgressHook",
     "SortedSample",
-    "batched_searchsorted",
     "block_rows",
     "bootstrap_blocks",
-    "functional_precision",
+    "bootstrap_curve_blocks",
     "positive_columns",
     "prepare",
     "replicate_counts",
@@ -70,17 +72,17 @@ class SortedSample:
     ----------
     counts : BinaryCounts
         The original counts (thresholds decreasing, k of them).
-    pos_order, neg_order : ndarray of intp
-        Indices into the positives / negatives (in input order) by decreasing score.
+    pos_group, neg_group : ndarray of intp
+        Threshold-group index of every positive / negative, in the class's input order.
     pos_ge, neg_ge : ndarray of intp, shape (k,)
         Number of positive / negative *instances* with ``score >= thresholds[g]``.
     pos_weight, neg_weight : ndarray of float64 or None
-        Sample weights of each class in decreasing score order.
+        Sample weights of each class, in input order.
     """
 
     counts: BinaryCounts
-    pos_order: np.ndarray
-    neg_order: np.ndarray
+    pos_group: np.ndarray
+    neg_group: np.ndarray
     pos_ge: np.ndarray
     neg_ge: np.ndarray
     pos_weight: np.ndarray | None
@@ -89,31 +91,34 @@ class SortedSample:
     @property
     def n_pos_instances(self) -> int:
         """Number of positive instances (not their weight)."""
-        return int(self.pos_order.shape[0])
+        return int(self.pos_group.shape[0])
 
     @property
     def n_neg_instances(self) -> int:
         """Number of negative instances (not their weight)."""
-        return int(self.neg_order.shape[0])
+        return int(self.neg_group.shape[0])
+
+    @property
+    def n_groups(self) -> int:
+        """Number of distinct thresholds."""
+        return int(self.counts.thresholds.shape[0])
 
 
 def prepare(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> SortedSample:
-    """Count once and record, per class, the instances' places in the sorted order."""
+    """Count once, and tag every instance with its threshold group (no second sort)."""
     counts = count_sorted(y, s, w)
-    ps, ns = s[y], s[~y]
-    pos_order = np.argsort(ps, kind="stable")[::-1]
-    neg_order = np.argsort(ns, kind="stable")[::-1]
-    thr = counts.thresholds
-    pos_ge = ps.shape[0] - np.searchsorted(ps[pos_order[::-1]], thr, side="left")
-    neg_ge = ns.shape[0] - np.searchsorted(ns[neg_order[::-1]], thr, side="left")
+    k = counts.thresholds.shape[0]
+    ascending = counts.thresholds[::-1]
+    pos_group = (k - 1) - np.searchsorted(ascending, s[y])
+    neg_group = (k - 1) - np.searchsorted(ascending, s[~y])
     return SortedSample(
         counts=counts,
-        pos_order=pos_order,
-        neg_order=neg_order,
-        pos_ge=pos_ge,
-        neg_ge=neg_ge,
-        pos_weight=None if w is None else w[y][pos_order],
-        neg_weight=None if w is None else w[~y][neg_order],
+        pos_group=pos_group,
+        neg_group=neg_group,
+        pos_ge=np.cumsum(np.bincount(pos_group, minlength=k)),
+        neg_ge=np.cumsum(np.bincount(neg_group, minlength=k)),
+        pos_weight=None if w is None else w[y],
+        neg_weight=None if w is None else w[~y],
     )
 
 
@@ -131,15 +136,14 @@ def stratified_multiplicities(
     return uniform_multiplicities(rng, rows, n_pos), uniform_multiplicities(rng, rows, n_neg)
 
 
-def _cumulative(mult: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
-    rows, size = mult.shape
-    if weight is None:
-        out = np.zeros((rows, size + 1), dtype=np.int64)
-        np.cumsum(mult, axis=1, out=out[:, 1:])
-    else:
-        out = np.zeros((rows, size + 1), dtype=np.float64)
-        np.cumsum(mult * weight, axis=1, out=out[:, 1:])
-    return out
+def _group_cumulative(mult: np.ndarray, group: np.ndarray, weight: np.ndarray | None, k: int):
+    """Cumulative (weighted) multiplicity per threshold group: shape (b, k)."""
+    rows = mult.shape[0]
+    flat = (group[None, :] + (np.arange(rows, dtype=np.intp) * k)[:, None]).ravel()
+    w = mult if weight is None else mult * weight
+    per_group = np.bincount(flat, weights=w.ravel(), minlength=rows * k).reshape(rows, k)
+    out = np.cumsum(per_group, axis=1)
+    return out.astype(np.int64) if weight is None else out
 
 
 def replicate_counts(
@@ -147,21 +151,25 @@ def replicate_counts(
     mult_pos: np.ndarray,
     mult_neg: np.ndarray,
     *,
-    input_order: bool = False,
     columns: np.ndarray | None = None,
+    by_instance: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """TP and FP of replicates at every original threshold (or at ``columns`` of them).
 
     Parameters
     ----------
     mult_pos : ndarray, shape (b, n₊)
-        Multiplicity of every positive, in decreasing score order, or in input order when
-        ``input_order`` (then gathered into score order: used by the paired bootstrap).
+        Multiplicities of the positives.  With ``by_instance`` (or sample weights), column ``j``
+        is the ``j``-th positive in input order.  Otherwise it is the ``j``-th highest-scoring
+        positive (any order within ties): instance identity is then irrelevant, cumulative
+        sums along the columns give the counts directly, and this is the fast path.
     mult_neg : ndarray, shape (b, n₋)
         The same for the negatives.
     columns : ndarray of intp, optional
         Indices of the thresholds to return (e.g. :func:`positive_columns`, enough for average
         precision); all k by default.
+    by_instance : bool
+        Multiplicities are per instance (paired bootstraps that share them between scorers).
 
     Returns
     -------
@@ -169,20 +177,25 @@ def replicate_counts(
     n_pos, n_neg : ndarray, shape (b,)
         Total count (weight) of positives and negatives of each replicate.
     """
-    if input_order:
-        mult_pos = mult_pos[:, sample.pos_order]
-        mult_neg = mult_neg[:, sample.neg_order]
-    cp = _cumulative(mult_pos, sample.pos_weight)
-    cn = _cumulative(mult_neg, sample.neg_weight)
+    if by_instance or sample.pos_weight is not None:
+        k = sample.n_groups
+        cp = _group_cumulative(mult_pos, sample.pos_group, sample.pos_weight, k)
+        cn = _group_cumulative(mult_neg, sample.neg_group, sample.neg_weight, k)
+        tp, fp = (cp, cn) if columns is None else (cp[:, columns], cn[:, columns])
+        return tp, fp, cp[:, -1].copy(), cn[:, -1].copy()
+    cp = _positional_cumulative(mult_pos)
+    cn = _positional_cumulative(mult_neg)
     pos_ge, neg_ge = sample.pos_ge, sample.neg_ge
     if columns is not None:
         pos_ge, neg_ge = pos_ge[columns], neg_ge[columns]
-    return (
-        np.take(cp, pos_ge, axis=1),
-        np.take(cn, neg_ge, axis=1),
-        cp[:, -1].copy(),
-        cn[:, -1].copy(),
-    )
+    return np.take(cp, pos_ge, axis=1), np.take(cn, neg_ge, axis=1), cp[:, -1], cn[:, -1]
+
+
+def _positional_cumulative(mult: np.ndarray) -> np.ndarray:
+    """Counts of the top-j instances of a class, j = 0..m: shape (b, m + 1)."""
+    out = np.zeros((mult.shape[0], mult.shape[1] + 1), dtype=np.int64)
+    np.cumsum(mult, axis=1, out=out[:, 1:])
+    return out
 
 
 def positive_columns(sample: SortedSample) -> np.ndarray:
@@ -215,59 +228,32 @@ def bootstrap_blocks(
             progress(done, n_resamples)
 
 
-def batched_searchsorted(a: np.ndarray, v: np.ndarray, *, side: str = "left") -> np.ndarray:
-    """Row-wise ``np.searchsorted``: ``a`` (b, k) ascending rows, ``v`` (b, m) -> (b, m).
+def bootstrap_curve_blocks(
+    sample: SortedSample,
+    n_resamples: int,
+    rng: np.random.Generator,
+    progress: ProgressHook | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Stratified replicates reduced to what the functional estimator needs.
 
-    A vectorised bisection: ``ceil(log2(k + 1))`` passes over (b, m) arrays.
+    Yields ``(tp, fp, fp_prev, n_pos)``: the counts at the thresholds holding an
+    original positive (:func:`positive_columns`, the only places a replicate's TP can grow) and
+    at the threshold just before each of them, for :func:`functional_precision`.
     """
-    k = a.shape[1]
-    lo = np.zeros(v.shape, dtype=np.intp)
-    hi = np.full(v.shape, k, dtype=np.intp)
-    if k == 0:
-        return lo
-    for _ in range(int(k).bit_length() + 1):
-        mid = (lo + hi) >> 1
-        val = np.take_along_axis(a, np.minimum(mid, k - 1), axis=1)
-        right = (val <= v) if side == "right" else (val < v)
-        right &= mid < hi
-        lo = np.where(right, mid + 1, lo)
-        hi = np.where(right, hi, mid)
-    return lo
-
-
-def functional_precision(
-    tp: np.ndarray, fp: np.ndarray, n_pos: np.ndarray, recall: np.ndarray
-) -> np.ndarray:
-    """The functional estimator PR̂(β) of every replicate (rows) at recall levels β (columns).
-
-    Same definition as :meth:`prcurve.PRCurve.precision_at` (Clémençon & Vayatis eq. 3):
-    ``PR̂(β) = n₊β / (n₊β + N)``, ``N`` the count of negatives strictly above the lowest positive
-    score with at most ``n₊β`` positives strictly above it.
-
-    Parameters
-    ----------
-    tp, fp : ndarray, shape (b, k)
-        Cumulative counts at decreasing thresholds (repeated points allowed).
-    n_pos : ndarray, shape (b,)
-    recall : ndarray, shape (m,), values in (0, 1]
-
-    Returns
-    -------
-    ndarray, shape (b, m)
-    """
-    tp = np.asarray(tp)
-    k = tp.shape[1]
-    tp_prev = np.zeros_like(tp)
-    tp_prev[:, 1:] = tp[:, :-1]
-    fp_prev = np.zeros_like(fp)
-    fp_prev[:, 1:] = fp[:, :-1]
-    has_pos = tp > tp_prev
-    target = np.asarray(n_pos, dtype=np.float64)[:, None] * np.asarray(recall)[None, :]
-    j = batched_searchsorted(tp_prev, target * (1 + 8 * np.finfo(float).eps), side="right")
-    last_pos = np.maximum.accumulate(np.where(has_pos, np.arange(k), -1), axis=1)
-    g = np.take_along_axis(last_pos, j - 1, axis=1)
-    above_neg = np.take_along_axis(fp_prev, g, axis=1)
-    return target / (target + above_neg)
+    n_p, n_n = sample.n_pos_instances, sample.n_neg_instances
+    cols = positive_columns(sample)
+    prev = np.maximum(cols - 1, 0)
+    rows = block_rows(n_p + n_n, n_resamples)
+    done = 0
+    while done < n_resamples:
+        b = min(rows, n_resamples - done)
+        mp, mn = stratified_multiplicities(rng, b, n_p, n_n)
+        tp, fp, npos, _ = replicate_counts(sample, mp, mn)
+        fp_prev = np.where(cols > 0, fp[:, prev], 0)
+        yield tp[:, cols], fp[:, cols], fp_prev, npos
+        done += b
+        if progress is not None:
+            progress(done, n_resamples)
 
 
 def weighted_quantile(values: np.ndarray, level: float, weights: np.ndarray | None = None) -> float:

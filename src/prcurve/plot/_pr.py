@@ -143,12 +143,22 @@ class PRCurveDisplay:
         self.band = band
 
     @classmethod
-    def from_curve(cls, curve: PRCurve, **kwargs: Any) -> PRCurveDisplay:
-        """Display of a computed curve; keyword arguments go to :meth:`plot`."""
-        name = kwargs.pop("name", None)
-        achievable = kwargs.pop("achievable", None)
-        band = kwargs.pop("band", None)
-        return cls(curve, name=name, achievable=achievable, band=band).plot(**kwargs)
+    def from_curve(
+        cls,
+        curve: PRCurve,
+        *,
+        name: str | None = None,
+        achievable: PRCurve | bool | None = None,
+        band: Any = None,
+        ax: Any = None,
+        **kwargs: Any,
+    ) -> PRCurveDisplay:
+        """Display of a computed curve, plotted; ``kwargs`` go to :meth:`plot`.
+
+        ``achievable=True`` draws the curve's own :meth:`PRCurve.achievable`.
+        """
+        hull = curve.achievable() if achievable is True else achievable or None
+        return cls(curve, name=name, achievable=hull, band=band).plot(ax, **kwargs)
 
     @classmethod
     def from_predictions(
@@ -297,12 +307,13 @@ def _reference_lines(
         )  # fmt: skip
     iso = []
     for f in levels:
-        r = np.linspace(f / 2.0, 1.0, 200)
+        top = f / (2.0 - f)  # where the curve reaches precision 1
+        r = np.linspace(top, 1.0, 200)
         p = iso_f_precision(f, r)
         (line,) = ax.plot(r, p, color="#BBBBBB", linewidth=0.7, zorder=0, label="_iso_f")
         ax.annotate(
-            f"F₁={f:g}", (1.0, p[-1]), xytext=(2, 0), textcoords="offset points",
-            fontsize="x-small", color="#888888", va="center", annotation_clip=False,
+            f"F₁={f:g}", (top, 1.0), xytext=(3, -3), textcoords="offset points",
+            fontsize="x-small", color="#888888", va="top", ha="left",
         )  # fmt: skip
         iso.append(line)
     if iso:
