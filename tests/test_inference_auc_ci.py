@@ -308,3 +308,35 @@ def test_positional_replicates_equal_resample_and_recompute(rng, method, ties):
     for r in range(25):
         idx = np.concatenate([np.repeat(pos, mp[r]), np.repeat(neg, mn[r])])
         assert got[r] == pytest.approx(auc_pr(y[idx], s[idx], method=method))
+
+
+@pytest.mark.parametrize("kind", ["binomial", "logit"])
+def test_interval_from_estimate_equals_interval_from_data(rng, kind):
+    """auc_pr_interval needs only θ and n₊: same result as auc_pr_ci on the data."""
+    from prcurve import auc_pr_interval, pr_curve
+
+    y, s, _ = make_problem(rng, n=300, prevalence=0.2, ties=True)
+    for method in METHODS:
+        full = auc_pr_ci(y, s, method=method, interval=kind, level=0.9)
+        curve = pr_curve(y, s)
+        quick = auc_pr_interval(curve.auc(method), curve.n_pos, interval=kind, level=0.9,
+                                method=method)  # fmt: skip
+        assert quick == full
+
+
+def test_interval_from_estimate_by_hand():
+    from prcurve import auc_pr_interval
+
+    r = auc_pr_interval(0.6, 50, interval="binomial")
+    half = 1.959963984540054 * np.sqrt(0.6 * 0.4 / 50)
+    assert (r.interval.low, r.interval.high) == pytest.approx((0.6 - half, 0.6 + half))
+    r = auc_pr_interval(0.6, 50, interval="logit")
+    h = 1.959963984540054 / np.sqrt(50 * 0.6 * 0.4)
+    lo, hi = 1 / (1 + np.exp(-(np.log(1.5) - h))), 1 / (1 + np.exp(-(np.log(1.5) + h)))
+    assert (r.interval.low, r.interval.high) == pytest.approx((lo, hi))
+    with pytest.raises(ValueError, match=r"estimate: expected an AUC-PR estimate in \[0, 1\]"):
+        auc_pr_interval(1.5, 50)
+    with pytest.raises(ValueError, match="n_pos: expected a positive number"):
+        auc_pr_interval(0.5, 0)
+    with pytest.raises(ValueError, match="interval: expected one of 'logit', 'binomial'"):
+        auc_pr_interval(0.5, 10, interval="bootstrap_bca")

@@ -129,6 +129,17 @@ def test_pr_display_band_is_filled_between_its_ends(data):
     assert "90% confidence band" in [t.get_text() for t in disp.ax_.get_legend().get_texts()]
 
 
+def test_pr_display_draws_a_real_pr_confidence_band(data):
+    y, s = data
+    band = prcurve.pr_confidence_band(y, s, n_resamples=50, num=40, rng=0)
+    disp = PRCurveDisplay(pr_curve(y, s), band=band).plot()
+    verts = disp.artists_["band"].get_paths()[0].vertices
+    # fill_between's polygon runs along the low ends and back along the high ends
+    pts = {(round(a, 12), round(b, 12)) for a, b in verts.tolist()}
+    for r, lo, hi in zip(band.recall, band.band.low, band.band.high, strict=True):
+        assert (round(r, 12), round(lo, 12)) in pts and (round(r, 12), round(hi, 12)) in pts
+
+
 def test_iso_f_curves_have_constant_f(data):
     y, s = data
     disp = PRCurveDisplay(pr_curve(y, s)).plot(iso_f=(0.3, 0.7))

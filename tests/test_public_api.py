@@ -54,3 +54,19 @@ def test_statistics_do_not_import_matplotlib():
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     importlib.import_module("prcurve.plot")
+
+
+def test_result_reprs_are_compact():
+    """Results summarise long arrays instead of printing thousands of numbers."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    y = rng.random(5000) < 0.1
+    s = rng.normal(size=5000) + y
+    text = repr(prcurve.pr_curve(y, s))
+    assert len(text) < 800 and "shape=(5000,)" in text
+    band = prcurve.pr_confidence_band(y, s, method="bootstrap", n_resamples=50, rng=0)
+    assert len(repr(band)) < 2000 and "ConfidenceInterval(low=array([" in repr(band)
+    assert repr(prcurve.ConfidenceInterval(0.25, 0.5)) == (
+        "ConfidenceInterval(low=0.25, high=0.5, level=0.95)"
+    )

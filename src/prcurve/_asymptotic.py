@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats
 
+from ._results import compact_repr
 from ._validation import check_level, check_positive_int, check_unit_interval_array
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ def pr_asymptotic_variance(
     return p**4 / x**2 * skew * (1 + skew) * bracket
 
 
+@compact_repr
 @dataclass(frozen=True)
 class NormalApproximation:
     """The normal approximation ``PR̂(x) ≈ N(PR(x), σ²(x)/n)`` at a set of recall levels.

@@ -18,6 +18,7 @@ from scipy import optimize, special
 
 from ._families import FAMILIES, DistributionFitError, fit_class
 from ._population import PopulationModel
+from ._results import compact_repr
 from ._validation import check_binary_problem, check_choice, check_fraction
 
 __all__ = [
@@ -83,6 +84,7 @@ def precision_from_fpr(recall: np.ndarray, fpr: np.ndarray, alpha: Any) -> np.nd
 
 
 # ------------------------------------------------------------------------------ results ----
+@compact_repr
 @dataclass(frozen=True)
 class GoodnessOfFit:
     """Kolmogorov–Smirnov test of each class's scores against its fitted law.
@@ -113,6 +115,7 @@ class GoodnessOfFit:
         return bool(min(self.ks_pvalue_neg, self.ks_pvalue_pos) < level)
 
 
+@compact_repr
 @dataclass(frozen=True)
 class BidistributionFit(PopulationModel):
     """A fitted bi-distribution model: a population model with estimation details.

@@ -20,6 +20,7 @@ from ._batch import batch_counts
 from ._binormal import BidistributionFit, fit_binormal, precision_from_fpr, recall_quadrature
 from ._empirical import PRCurve, ROCCurve, pr_curve, roc_curve
 from ._population import PopulationModel
+from ._results import compact_repr
 from ._validation import check_positive_int, check_rng, check_unit_interval_array
 
 __all__ = [
@@ -171,6 +172,7 @@ def _mean_and_sem(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -------------------------------------------------------------------------------- Figure 1 ----
+@compact_repr
 @dataclass(frozen=True)
 class BrodersenFig1Result:
     """Empirical vs binormal vs α-binormal vs true ROC and PR curves (Brodersen Fig. 1).
@@ -322,6 +324,7 @@ def simulate_brodersen_fig1(
 
 
 # -------------------------------------------------------------------------------- Figure 2 ----
+@compact_repr
 @dataclass(frozen=True)
 class BrodersenFig2Result:
     """Mean average precision of three estimators against class imbalance (Brodersen Fig. 2).

@@ -19,11 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from ._results import compact_repr
 from ._validation import check_binary_problem
 
 __all__ = ["BinaryCounts", "binary_counts", "count_sorted"]
 
 
+@compact_repr
 @dataclass(frozen=True)
 class BinaryCounts:
     """Cumulative counts at every distinct threshold, thresholds decreasing.

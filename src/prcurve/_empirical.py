@@ -13,7 +13,7 @@ from ._batch import functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
-from ._results import PRCurveWarning
+from ._results import PRCurveWarning, compact_repr
 from ._validation import (
     check_binary_problem,
     check_choice,
@@ -50,6 +50,7 @@ def _rule_thresholds(thresholds: np.ndarray, rule: str) -> np.ndarray:
     return relabelled
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PRCurve:
     """An empirical precision-recall curve: one row per operating point.
@@ -197,6 +198,7 @@ class PRCurve:
         )
 
 
+@compact_repr
 @dataclass(frozen=True)
 class ROCCurve:
     """An empirical ROC curve: one row per operating point, thresholds decreasing.

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
+from ._results import compact_repr
+
 __all__ = ["FAMILIES", "ClassFit", "DistributionFitError", "Family", "fit_class"]
 
 
@@ -39,6 +41,7 @@ Theta = np.ndarray
 NllGrad = Callable[[Theta, Array, Array], tuple[float, Array]]
 
 
+@compact_repr
 @dataclass(frozen=True)
 class Family:
     """A family of univariate laws, described for the fitting path.
@@ -75,6 +78,7 @@ class Family:
     information: Callable[[Theta], Array] | None = None
 
 
+@compact_repr
 @dataclass(frozen=True)
 class ClassFit:
     """The fit of one class: estimates, standard errors, log-likelihood, KS test."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ._results import compact_repr
 from ._validation import check_fraction, check_unit_interval_array
 
 __all__ = [
@@ -177,6 +178,7 @@ def f_gain(precision: Any, recall: Any, prevalence: Any, *, beta: float = 1) -> 
     return _out((1.0 - pi * inv_f) / (1.0 - pi))
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PRGPoints:
     """Points in precision-recall-gain space, with conversions to PR and ROC space.
@@ -414,6 +416,7 @@ def expected_f_gain(
     return float(num / (g + pi * start))
 
 
+@compact_repr
 @dataclass(frozen=True)
 class IsoFLine:
     """An iso-F_β line in PRG space, ``precG = intercept + slope · recG``, cut to the unit square.

@@ -16,10 +16,12 @@ from ._counts import BinaryCounts, binary_counts
 from ._empirical import PRCurve, ROCCurve
 from ._gain import check_beta, count_gains, expected_f_gain
 from ._hull import upper_hull_indices
+from ._results import compact_repr
 
 __all__ = ["FBetaOptimum", "PRGCurve", "prg_curve"]
 
 
+@compact_repr
 @dataclass(frozen=True)
 class FBetaOptimum:
     """The operating point of maximal F_β, read off the PRG convex hull.
@@ -49,6 +51,7 @@ class FBetaOptimum:
     beta: float
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PRGCurve:
     """An empirical precision-recall-gain curve: one row per operating point.

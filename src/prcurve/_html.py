@@ -188,9 +188,17 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             ]
         )
     parts.append(_table(head, rows, "summary"))
+    links = [
+        f'<a href="#section-{fig.key}">{esc(name)}</a>'
+        for fig, name in zip(figures[1:], data["scorers"], strict=True)
+    ]
+    if data["comparisons"]:
+        links.append('<a href="#comparisons">pairwise comparisons</a>')
+    links.append('<a href="#settings">settings</a>')
+    parts.append(f'<p class="meta">Sections: {" · ".join(links)}</p>')
     parts.append(_img(figures[0]))
     for fig, (name, s) in zip(figures[1:], data["scorers"].items(), strict=True):
-        parts.append(f"<h2>Scorer <code>{esc(name)}</code></h2>")
+        parts.append(f'<h2 id="section-{fig.key}">Scorer <code>{esc(name)}</code></h2>')
         parts.append(_img(fig))
         parts.append("<h3>AUC-PR estimators</h3>")
         kinds = ("binomial", "logit", "bootstrap_percentile")
@@ -257,7 +265,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         parts.append("<h3>Other numbers</h3>")
         parts.append(_table(["quantity", "value"], rows))
     if data["comparisons"]:
-        parts.append("<h2>Pairwise comparisons</h2>")
+        parts.append('<h2 id="comparisons">Pairwise comparisons</h2>')
         rows = []
         for c in data["comparisons"]:
             rows.append(
@@ -294,7 +302,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         parts.append("<h3>Notes</h3><ul>")
         parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])
         parts.append("</ul>")
-    parts.append("<h2>Settings</h2>")
+    parts.append('<h2 id="settings">Settings</h2>')
     rows = [
         ["input", f"<code>{esc(st['source'])}</code>"],
         ["label column", f"<code>{esc(st['label_column'])}</code>"],

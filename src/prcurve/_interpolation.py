@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from ._results import compact_repr
+
 __all__ = [
     "InterpolatedPoints",
     "dg_interpolate",
@@ -22,6 +24,7 @@ __all__ = [
 ]
 
 
+@compact_repr
 @dataclass(frozen=True)
 class InterpolatedPoints:
     """Points on a Davis–Goadrich interpolated PR curve, all arrays of one length.

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from scipy import integrate
 
+from ._results import compact_repr
 from ._score_law import ScoreLaw, as_score_law
 from ._validation import (
     check_choice,
@@ -48,6 +49,7 @@ def _scalar_or_array(value: np.ndarray) -> np.ndarray | float:
     return float(value) if np.ndim(value) == 0 else value
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PopulationOperatingPoints:
     """Population ROC and PR coordinates as functions of the threshold.
@@ -75,6 +77,7 @@ class PopulationOperatingPoints:
         return self.tpr
 
 
+@compact_repr
 @dataclass(frozen=True)
 class CurveEndpoints:
     """The one-sided limits of the population curves (Hughes-Oliver P1 and P2).
@@ -102,6 +105,7 @@ class CurveEndpoints:
     k: float
 
 
+@compact_repr
 @dataclass(frozen=True)
 class CurveShape:
     """Numerical shape diagnostics of the population curves on a grid (Hughes-Oliver P3).
@@ -127,6 +131,7 @@ class CurveShape:
         return self.pr_nonincreasing or self.pr_nondecreasing
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PopulationModel:
     """Score laws of the two classes and the prevalence: population ROC and PR curves.

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ._population import PopulationModel
+from ._results import compact_repr
 from ._validation import check_fraction, check_positive_int
 
 __all__ = ["PAPER_PREVALENCES", "PopulationCurves", "population_curves"]
@@ -20,6 +21,7 @@ __all__ = ["PAPER_PREVALENCES", "PopulationCurves", "population_curves"]
 PAPER_PREVALENCES = (0.5, 1 / 11)
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PopulationCurves:
     """Densities, ROC and PR curves of a population model on grids.

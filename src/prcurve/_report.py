@@ -32,6 +32,7 @@ from ._inference import (
     ComparisonResult,
     PRConfidenceBand,
     auc_pr_ci,
+    auc_pr_interval,
     compare,
     pr_confidence_band,
 )
@@ -151,15 +152,17 @@ def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, 
     return result
 
 
-def _intervals_task(y: np.ndarray, score: np.ndarray, level: float) -> tuple[Any, list[str]]:
-    """Closed-form intervals of every AUC-PR estimator."""
+def _closed_form_intervals(
+    auc_pr: dict[str, float], n_pos: float, level: float
+) -> tuple[dict[str, dict[str, AUCPRInterval]], list[str]]:
+    """Binomial and logit intervals of every AUC-PR estimate (from the curve: no re-sort)."""
     notes: list[str] = []
     cis: dict[str, dict[str, AUCPRInterval]] = {}
-    for method in AUC_PR_METHODS:
+    for method, estimate in auc_pr.items():
         for kind in CLOSED_FORM_INTERVALS:
             res = _guarded(
-                notes, f"{kind} interval of {method}", auc_pr_ci, y, score, method=method,
-                interval=kind, level=level,
+                notes, f"{kind} interval of {method}", auc_pr_interval, estimate, n_pos,
+                interval=kind, level=level, method=method,
             )  # fmt: skip
             if res is not None:
                 cis.setdefault(method, {})[kind] = res
@@ -278,9 +281,6 @@ def analyse(
         tasks.append(((name, "band"), f"{name}: confidence band", _band_task, args))
         args = (data.y, data.scores[name], level, b, next(seeds))
         tasks.append(((name, "auc_pr_bootstrap"), f"{name}: bootstrap", _bootstrap_task, args))
-    for name in names:
-        args = (data.y, data.scores[name], level)
-        tasks.append(((name, "auc_pr_ci"), f"{name}: AUC-PR intervals", _intervals_task, args))
     results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
     jobs = min(settings.jobs, len(tasks))
     if jobs > 1 and data.n * b >= PARALLEL_MIN_WORK:
@@ -296,8 +296,7 @@ def analyse(
     else:
         for key, label, fn, args in tasks:
             _announce(progress, label)
-            kw = {} if fn is _intervals_task else {"progress": progress}
-            results[key] = _timed(fn, *args, **kw)
+            results[key] = _timed(fn, *args, progress=progress)
             if progress is not None:
                 progress(1, 1)
 
@@ -305,7 +304,9 @@ def analyse(
     for name in names:
         c = curves[name]
         timings = c["timings"]
-        cis, n1, timings["auc_pr_ci"] = results[(name, "auc_pr_ci")]
+        started = time.perf_counter()
+        cis, n1 = _closed_form_intervals(c["auc_pr"], c["pr"].n_pos, level)
+        timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
         band, n3, timings["band"] = results[(name, "band")]
         notes = n1 + n2 + n3

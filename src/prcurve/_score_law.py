@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._results import compact_repr
+
 __all__ = ["ScoreLaw", "as_score_law"]
 
 # Tolerance used when inverting a discrete distribution function: 1 - x is lowered by this much
@@ -21,6 +23,7 @@ _DISCRETE_TOL = 1e-12
 _MAX_ATOMS = 1_000_000
 
 
+@compact_repr
 @dataclass(frozen=True)
 class ScoreLaw:
     """A validated univariate score law with the few operations the curves need."""

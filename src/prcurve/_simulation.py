@@ -16,6 +16,7 @@ from scipy import stats
 from ._asymptotic import NormalApproximation, normal_approximation
 from ._batch import functional_precision_sorted
 from ._population import PopulationModel
+from ._results import compact_repr
 from ._validation import (
     check_choice,
     check_positive_int,
@@ -115,6 +116,7 @@ def _draw(
     return lab, score
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PRSimulation:
     """Replicates of the functional estimator PR̂(x) under a population model.

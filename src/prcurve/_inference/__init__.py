@@ -3,7 +3,7 @@
 Implementation only; the public names are re-exported by :mod:`prcurve`.
 """
 
-from ._auc_ci import AUCPRInterval, auc_pr_ci
+from ._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from ._band import PRConfidenceBand, pr_confidence_band
 from ._common import DegenerateBootstrapWarning, LowEffectiveSampleSizeWarning
 from ._compare import ComparisonResult, compare
@@ -19,6 +19,7 @@ __all__ = [
     "PRConfidenceBand",
     "PointwiseCI",
     "auc_pr_ci",
+    "auc_pr_interval",
     "compare",
     "coverage_study",
     "pr_confidence_band",

@@ -10,7 +10,7 @@ import numpy as np
 from scipy.special import expit, logit, ndtr, ndtri
 
 from .._area import AUC_PR_METHODS, area_from_counts, batched_area
-from .._results import ConfidenceInterval, UndefinedMetricWarning
+from .._results import ConfidenceInterval, UndefinedMetricWarning, compact_repr
 from .._validation import check_binary_problem, check_choice, check_level, check_rng
 from ._common import DegenerateBootstrapWarning, check_progress, check_resamples
 from ._resample import (
@@ -24,15 +24,18 @@ from ._resample import (
     require_class_sizes,
 )
 
-__all__ = ["INTERVALS", "AUCPRInterval", "auc_pr_ci", "bootstrap_areas"]
+__all__ = ["INTERVALS", "AUCPRInterval", "auc_pr_ci", "auc_pr_interval", "bootstrap_areas"]
 
 INTERVALS = ("logit", "binomial", "bootstrap_percentile", "bootstrap_bca")
+#: The intervals that need only the estimate and the number of positives.
+CLOSED_FORM = ("logit", "binomial")
 #: Up to this many instances the BCa acceleration uses the exact delete-one jackknife.
 JACKKNIFE_EXACT_MAX = 5000
 #: Above it, each class is split at random into at most this many delete-a-group jackknife groups.
 JACKKNIFE_GROUPS = 500
 
 
+@compact_repr
 @dataclass(frozen=True)
 class AUCPRInterval:
     """An AUC-PR estimate with its confidence interval.
@@ -69,6 +72,84 @@ class AUCPRInterval:
     replicates: np.ndarray | None = None
     bias_correction: float | None = None
     acceleration: float | None = None
+
+
+def _closed_form(
+    theta: float, n_eff: float, kind: str, level: float, method: str, stacklevel: int
+) -> AUCPRInterval:
+    z = float(ndtri(0.5 + level / 2))
+    if theta <= 0.0 or theta >= 1.0:
+        warnings.warn(
+            f"AUC-PR estimate is {theta!r}: the {kind} interval has zero width",
+            UndefinedMetricWarning,
+            stacklevel=stacklevel,
+        )
+        lo = hi = theta
+    elif kind == "binomial":
+        half = z * np.sqrt(theta * (1 - theta) / n_eff)
+        lo, hi = max(0.0, theta - half), min(1.0, theta + half)
+    else:
+        half = z / np.sqrt(n_eff * theta * (1 - theta))
+        lo, hi = float(expit(logit(theta) - half)), float(expit(logit(theta) + half))
+    return AUCPRInterval(
+        estimate=theta,
+        interval=ConfidenceInterval(low=float(lo), high=float(hi), level=level),
+        method=method,
+        kind=kind,
+        level=level,
+        n_pos=n_eff,
+    )
+
+
+def auc_pr_interval(
+    estimate: float,
+    n_pos: float,
+    *,
+    interval: str = "logit",
+    level: float = 0.95,
+    method: str = "average_precision",
+) -> AUCPRInterval:
+    """Binomial or logit interval of an AUC-PR estimate already computed (no data needed).
+
+    Parameters
+    ----------
+    estimate : float
+        An AUC-PR estimate θ in [0, 1] (e.g. ``curve.auc(method)``).
+    n_pos : float
+        Number of positives (Kish's effective number with weights).
+    interval : {"logit", "binomial"}
+        ``"binomial"``: θ ± z·√(θ(1 − θ)/n₊), clipped to [0, 1];
+        ``"logit"``: expit(logit θ ± z/√(n₊ θ(1 − θ))).
+    level : float
+        Confidence level in (0, 1).
+    method : str
+        Name of the estimator that produced ``estimate`` (recorded in the result).
+
+    Returns
+    -------
+    AUCPRInterval
+
+    Notes
+    -----
+    Boyd, Eng & Page (2013).  :func:`auc_pr_ci` computes the estimate from data and calls this;
+    use this directly to add intervals to curves you already have, without re-sorting.
+
+    Examples
+    --------
+    >>> from prcurve import auc_pr_interval
+    >>> r = auc_pr_interval(0.6, 50, interval="binomial")
+    >>> round(r.interval.low, 4), round(r.interval.high, 4)
+    (0.4642, 0.7358)
+    """
+    kind = check_choice(interval, "interval", CLOSED_FORM)
+    level = check_level(level)
+    method = check_choice(method, "method", tuple(AUC_PR_METHODS))
+    theta = float(estimate)
+    if not 0.0 <= theta <= 1.0:
+        raise ValueError(f"estimate: expected an AUC-PR estimate in [0, 1], got {estimate!r}")
+    if not float(n_pos) > 0:
+        raise ValueError(f"n_pos: expected a positive number of positives, got {n_pos!r}")
+    return _closed_form(theta, float(n_pos), kind, level, method, stacklevel=3)
 
 
 def bootstrap_areas(
@@ -240,29 +321,8 @@ def auc_pr_ci(
     else:
         wp = w[y]
         n_eff = float(wp.sum() ** 2 / np.sum(wp**2))
-    z = float(ndtri(0.5 + level / 2))
-    if kind in ("logit", "binomial"):
-        if theta <= 0.0 or theta >= 1.0:
-            warnings.warn(
-                f"AUC-PR estimate is {theta!r}: the {kind} interval has zero width",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-            lo = hi = theta
-        elif kind == "binomial":
-            half = z * np.sqrt(theta * (1 - theta) / n_eff)
-            lo, hi = max(0.0, theta - half), min(1.0, theta + half)
-        else:
-            half = z / np.sqrt(n_eff * theta * (1 - theta))
-            lo, hi = float(expit(logit(theta) - half)), float(expit(logit(theta) + half))
-        return AUCPRInterval(
-            estimate=theta,
-            interval=ConfidenceInterval(low=float(lo), high=float(hi), level=level),
-            method=method,
-            kind=kind,
-            level=level,
-            n_pos=n_eff,
-        )
+    if kind in CLOSED_FORM:
+        return _closed_form(theta, n_eff, kind, level, method, stacklevel=3)
     n_resamples = check_resamples(n_resamples)
     gen = check_rng(rng)
     require_class_sizes(n_p, n_n, min_pos=2, min_neg=1, what=f"interval={kind!r}")

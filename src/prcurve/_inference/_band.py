@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._batch import functional_precision, functional_precision_sorted
-from .._results import ConfidenceInterval
+from .._results import ConfidenceInterval, compact_repr
 from .._validation import (
     check_binary_problem,
     check_choice,
@@ -51,6 +51,7 @@ BAND_METHODS = ("smoothed_bootstrap", "bootstrap")
 CENTERS = ("smoothed", "empirical")
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PRConfidenceBand:
     """A simultaneous confidence band for the PR curve on a recall grid.

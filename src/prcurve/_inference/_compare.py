@@ -9,7 +9,7 @@ import numpy as np
 
 from .._area import AUC_PR_METHODS, area_from_counts, batched_area
 from .._batch import functional_precision
-from .._results import ConfidenceInterval
+from .._results import ConfidenceInterval, compact_repr
 from .._validation import (
     check_binary_problem,
     check_choice,
@@ -33,6 +33,7 @@ from ._resample import (
 __all__ = ["ComparisonResult", "compare"]
 
 
+@compact_repr
 @dataclass(frozen=True)
 class ComparisonResult:
     """Paired comparison of two scorers A and B on the same labelled instances.

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._results import ConfidenceInterval
+from .._results import ConfidenceInterval, compact_repr
 from .._validation import check_level, check_positive_int, check_rng
 from ._band import pr_confidence_band
 from ._common import check_progress
@@ -16,6 +16,7 @@ from ._common import check_progress
 __all__ = ["CoverageResult", "coverage_study"]
 
 
+@compact_repr
 @dataclass(frozen=True)
 class CoverageResult:
     """Empirical coverage of a confidence band over repeated samples.

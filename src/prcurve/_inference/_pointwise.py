@@ -10,7 +10,7 @@ from scipy.special import ndtri
 
 from .._asymptotic import pr_asymptotic_variance
 from .._batch import functional_precision
-from .._results import ConfidenceInterval
+from .._results import ConfidenceInterval, compact_repr
 from .._validation import (
     check_binary_problem,
     check_choice,
@@ -34,6 +34,7 @@ POINTWISE_METHODS = ("normal", "bootstrap")
 MIN_POSITIVES_NORMAL = 5
 
 
+@compact_repr
 @dataclass(frozen=True)
 class PointwiseCI:
     """Pointwise confidence intervals of the PR curve.

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._counts import BinaryCounts, count_sorted
+from .._results import compact_repr
 
 __all__ = [
     "ProgressHook",
@@ -64,6 +65,7 @@ def require_class_sizes(n_pos: int, n_neg: int, *, min_pos: int, min_neg: int, w
         )
 
 
+@compact_repr
 @dataclass(frozen=True)
 class SortedSample:
     """A validated problem prepared for resampling (internal).

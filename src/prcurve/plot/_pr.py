@@ -34,29 +34,29 @@ AUC_LABELS = {
 DEFAULT_ISO_F = (0.2, 0.4, 0.6, 0.8)
 
 
+def _band_interval(band: Any) -> tuple[Any, Any]:
+    """The recall grid and the interval (``low``/``high`` arrays) of a band result."""
+    recall = getattr(band, "recall", None)
+    if recall is None:
+        raise TypeError(f"band: expected a band result with a 'recall' grid, got {band!r}")
+    if hasattr(band, "low") and hasattr(band, "high"):
+        return recall, band
+    if is_dataclass(band):  # e.g. PRConfidenceBand.band
+        for f in fields(band):
+            value = getattr(band, f.name)
+            if isinstance(value, ConfidenceInterval) and np.ndim(value.low) == 1:
+                return recall, value
+    raise TypeError(f"band: expected a band result with low/high arrays, got {type(band).__name__}")
+
+
 def band_arrays(band: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(recall, low, high)`` arrays of a confidence-band result.
 
     Accepts any result with a ``recall`` grid and either ``low``/``high`` arrays or a
-    :class:`~prcurve.ConfidenceInterval` attribute with array ends (as returned by
-    :func:`prcurve.pr_confidence_band`).
+    :class:`~prcurve.ConfidenceInterval` attribute with array ends, such as the
+    :class:`~prcurve.PRConfidenceBand` of :func:`prcurve.pr_confidence_band`.
     """
-    recall = getattr(band, "recall", None)
-    if recall is None:
-        raise TypeError(f"band: expected a band result with a 'recall' grid, got {band!r}")
-    ci: Any = None
-    if hasattr(band, "low") and hasattr(band, "high"):
-        ci = band
-    elif is_dataclass(band):
-        for f in fields(band):
-            value = getattr(band, f.name)
-            if isinstance(value, ConfidenceInterval) and np.ndim(value.low) == 1:
-                ci = value
-                break
-    if ci is None:
-        raise TypeError(
-            f"band: expected a band result with low/high arrays, got {type(band).__name__}"
-        )
+    recall, ci = _band_interval(band)
     r, lo, hi = (np.asarray(v, dtype=np.float64) for v in (recall, ci.low, ci.high))
     if not (r.shape == lo.shape == hi.shape and r.ndim == 1):
         raise ValueError(
@@ -223,7 +223,7 @@ class PRCurveDisplay:
 
         if self.band is not None:
             r, lo, hi = band_arrays(self.band)
-            level = getattr(_band_ci(self.band), "level", None)
+            level = getattr(_band_interval(self.band)[1], "level", None)
             band_label = f"{level:.0%} confidence band" if level else "confidence band"
             artists["band"] = ax.fill_between(
                 r, lo, hi, color=color, alpha=0.18, linewidth=0, label=band_label
@@ -272,17 +272,6 @@ class PRCurveDisplay:
             ax.legend(loc="lower left", fontsize="small", framealpha=0.9)
         self.ax_, self.figure_, self.line_, self.artists_ = ax, ax.figure, main, artists
         return self
-
-
-def _band_ci(band: Any) -> Any:
-    if hasattr(band, "low") and hasattr(band, "high"):
-        return band
-    if is_dataclass(band):
-        for f in fields(band):
-            value = getattr(band, f.name)
-            if isinstance(value, ConfidenceInterval):
-                return value
-    return None
 
 
 def _reference_lines(

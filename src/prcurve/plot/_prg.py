@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._gain_curve import PRGCurve, prg_curve
+from ._hull_display import HullCurveDisplay
 from ._style import REFERENCE_GREY, check_levels, color_cycle, get_axes
 
 __all__ = ["PRGCurveDisplay"]
@@ -15,7 +16,7 @@ __all__ = ["PRGCurveDisplay"]
 DEFAULT_ISO_FG = (0.2, 0.4, 0.6, 0.8)
 
 
-class PRGCurveDisplay:
+class PRGCurveDisplay(HullCurveDisplay):
     """Draw a precision-recall-gain curve, its convex hull and iso-F_β-gain lines.
 
     Parameters
@@ -52,37 +53,10 @@ class PRGCurveDisplay:
     ['baseline', 'best_f', 'curve', 'hull', 'iso_f']
     """
 
-    def __init__(
-        self, curve: PRGCurve, *, name: str | None = None, hull: PRGCurve | None = None
-    ) -> None:
-        if not isinstance(curve, PRGCurve):
-            raise TypeError(f"curve: expected a PRGCurve, got {type(curve).__name__}")
-        if hull is not None and not isinstance(hull, PRGCurve):
-            raise TypeError(f"hull: expected a PRGCurve, got {type(hull).__name__}")
-        self.curve, self.name, self.hull = curve, name, hull
-
-    @classmethod
-    def from_curve(
-        cls, curve: PRGCurve, *, name: str | None = None, hull: bool = True, **kwargs: Any
-    ) -> PRGCurveDisplay:
-        """Display of a computed curve (with its convex hull unless ``hull=False``)."""
-        return cls(curve, name=name, hull=curve.convex_hull() if hull else None).plot(**kwargs)
-
-    @classmethod
-    def from_predictions(
-        cls,
-        y_true: Any,
-        y_score: Any,
-        *,
-        sample_weight: Any = None,
-        pos_label: Any = None,
-        name: str | None = None,
-        hull: bool = True,
-        **kwargs: Any,
-    ) -> PRGCurveDisplay:
-        """Compute the curve with :func:`prcurve.prg_curve`, then plot."""
-        curve = prg_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
-        return cls.from_curve(curve, name=name, hull=hull, **kwargs)
+    curve: PRGCurve
+    hull: PRGCurve | None
+    _curve_type = PRGCurve
+    _compute = staticmethod(prg_curve)
 
     def plot(
         self,

@@ -7,12 +7,13 @@ from typing import Any
 import numpy as np
 
 from .._empirical import ROCCurve, roc_curve
+from ._hull_display import HullCurveDisplay
 from ._style import REFERENCE_GREY, color_cycle, get_axes, unit_square
 
 __all__ = ["ROCCurveDisplay"]
 
 
-class ROCCurveDisplay:
+class ROCCurveDisplay(HullCurveDisplay):
     """Draw an ROC curve and its convex hull.
 
     Parameters
@@ -48,37 +49,10 @@ class ROCCurveDisplay:
     ['chance', 'curve', 'hull']
     """
 
-    def __init__(
-        self, curve: ROCCurve, *, name: str | None = None, hull: ROCCurve | None = None
-    ) -> None:
-        if not isinstance(curve, ROCCurve):
-            raise TypeError(f"curve: expected a ROCCurve, got {type(curve).__name__}")
-        if hull is not None and not isinstance(hull, ROCCurve):
-            raise TypeError(f"hull: expected a ROCCurve, got {type(hull).__name__}")
-        self.curve, self.name, self.hull = curve, name, hull
-
-    @classmethod
-    def from_curve(
-        cls, curve: ROCCurve, *, name: str | None = None, hull: bool = True, **kwargs: Any
-    ) -> ROCCurveDisplay:
-        """Display of a computed curve (with its convex hull unless ``hull=False``)."""
-        return cls(curve, name=name, hull=curve.convex_hull() if hull else None).plot(**kwargs)
-
-    @classmethod
-    def from_predictions(
-        cls,
-        y_true: Any,
-        y_score: Any,
-        *,
-        sample_weight: Any = None,
-        pos_label: Any = None,
-        name: str | None = None,
-        hull: bool = True,
-        **kwargs: Any,
-    ) -> ROCCurveDisplay:
-        """Compute the curve with :func:`prcurve.roc_curve`, then plot."""
-        curve = roc_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
-        return cls.from_curve(curve, name=name, hull=hull, **kwargs)
+    curve: ROCCurve
+    hull: ROCCurve | None
+    _curve_type = ROCCurve
+    _compute = staticmethod(roc_curve)
 
     def plot(
         self,
