@@ -115,11 +115,12 @@ def _count_imbalanced(y: np.ndarray, s: np.ndarray, n_pos: int, n_neg: int) -> B
     if starts.all():
         # no ties: mark the minority positions and count them from the top, straight into the
         # output array (no intermediate n-sized arrays: fresh memory costs page faults)
+        # mark the minority positions in descending order, contiguously (a cumulative sum over
+        # a reversed view is several times slower)
         mark = np.zeros(n, dtype=bool)
-        mark[at] = True
-        mark = mark[::-1]
+        mark[(n - 1) - at] = True
         tracked = np.cumsum(mark, dtype=np.int64)
-        others = np.cumsum(~mark, dtype=np.int64)
+        others = np.cumsum(np.logical_not(mark, out=mark), dtype=np.int64)
         tp, fp = (tracked, others) if minority_is_pos else (others, tracked)
         return BinaryCounts(values[::-1], tp, fp, n_pos, n_neg)
     first = np.flatnonzero(starts)
