@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -333,3 +334,40 @@ def test_csv_round_trip_is_exact(rows):
         data = read_labelled_scores("-", "label", ["score"], stdin=io.StringIO(buf.getvalue()))
         assert_array_equal(data.y, [y for y, _, _ in rows])
         assert_array_equal(data.scores["score"], [s for _, s, _ in rows])
+
+
+def test_report_entry_of_the_wrong_kind_is_an_error_before_anything_moves(
+    tmp_path, csv_file, capsys
+):
+    out = tmp_path / "out"
+    (out / "summary.json").mkdir(parents=True)
+    path, *_ = csv_file
+    code = main(["report", str(path), "--label", "y", "--score", "a", "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and "\n" not in err
+    assert re.search(r"summary\.json exists and is a directory", err)
+    assert sorted(os.listdir(out)) == ["summary.json"]  # nothing moved in, nothing left over
+
+
+def test_failed_move_restores_the_previous_report(tmp_path, csv_file, monkeypatch, capsys):
+    """A move that fails half-way is undone: the older report is back, nothing new stays."""
+    out = tmp_path / "out"
+    path, *_ = csv_file
+    args = ["report", str(path), "--label", "y", "--score", "a", "--out", str(out), "--quiet"]
+    assert main(args) == 0
+    before = {p: (out / p).read_bytes() for p in ("report.html", "summary.json")}
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    def flaky_replace(src, dst):
+        calls["n"] += 1
+        if calls["n"] == 4:  # after some entries of the new report are in place
+            raise OSError(28, "No space left on device", str(dst))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", flaky_replace)
+    assert main([*args, "--seed", "5"]) == 1
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert "No space left on device" in capsys.readouterr().err
+    assert {p: (out / p).read_bytes() for p in before} == before
+    assert not [n for n in os.listdir(out) if n.startswith(".prcurve-")]

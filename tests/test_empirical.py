@@ -178,3 +178,22 @@ def test_hull_thresholds_tuned_then_tested(rng):
         evaluate_thresholds(yt, st_, [st_.max() + 1])
     with pytest.raises(ValueError, match="thresholds: expected a non-empty 1-D array"):
         evaluate_thresholds(yt, st_, [])
+
+
+def test_thresholds_of_a_gt_curve_evaluate_to_its_own_points(rng):
+    y, s, _ = make_problem(rng, n=200, prevalence=0.3, ties=True)
+    c = pr_curve(y, s, threshold_rule="gt")
+    e = evaluate_thresholds(y, s, c.thresholds, threshold_rule="gt")
+    np.testing.assert_array_equal(e.tp, c.tp)
+    np.testing.assert_array_equal(e.fp, c.fp)
+    assert e.threshold_rule == "gt"
+    with pytest.raises(ValueError, match="threshold_rule: expected one of 'ge', 'gt'"):
+        evaluate_thresholds(y, s, c.thresholds, threshold_rule=">=")
+
+
+def test_interpolate_reads_weighted_points_at_their_upper_value():
+    """recall·n₊ rounds just past TP with fractional weights: still the point itself."""
+    c = pr_curve([1, 0, 1, 1], [4, 3, 2, 1], sample_weight=[0.2, 0.4, 0.7, 0.7])
+    _, p = c.interpolate(c.recall)
+    first_of_each_recall = np.r_[True, c.recall[1:] != c.recall[:-1]]
+    np.testing.assert_allclose(p[first_of_each_recall], c.precision[first_of_each_recall])

@@ -59,3 +59,31 @@ def test_errors():
         coverage_study(cases.A(0.3), 100, n_repetitions=0)
     with pytest.raises(ValueError, match=r"level: expected a number in \(0, 1\)"):
         coverage_study(cases.A(0.3), 100, level=1.0)
+
+
+def test_degenerate_samples_are_counted_not_fatal():
+    """Case F is discrete: a sample may put every positive on one atom (no bandwidth)."""
+    from prcurve import DegenerateBootstrapWarning, cases, coverage_study
+
+    with pytest.warns(DegenerateBootstrapWarning, match=r"\d+ of 40 samples admitted no band"):
+        res = coverage_study(cases.F(1 / 11), 25, n_repetitions=40, n_resamples=20, rng=0)
+    assert res.n_failed >= 1
+    assert res.covered.shape == (40 - res.n_failed,) == res.radii.shape
+    assert res.coverage == pytest.approx(res.covered.mean())
+
+
+def test_coverage_study_argument_errors():
+    from prcurve import cases, coverage_study
+
+    with pytest.raises(TypeError, match="unexpected keyword 'n_replicates'"):
+        coverage_study(cases.A(0.3), 25, n_replicates=20)
+    with pytest.raises(TypeError, match="model: expected a PopulationModel, got str"):
+        coverage_study("A", 25)
+
+
+def test_tiny_prevalence_does_not_spin():
+    """Exact conditional draws: a sample with both classes is drawn at once, however rare."""
+    from prcurve import cases, coverage_study
+
+    res = coverage_study(cases.A(1e-9), 10, n_repetitions=2, n_resamples=20, rng=0)
+    assert res.n_repetitions == 2

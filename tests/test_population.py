@@ -357,3 +357,19 @@ def test_mixed_discrete_negatives_continuous_positives():
     assert left > right + 0.01
     grid = (np.arange(100_000) + 0.5) / 100_000
     assert m.auc_pr() == pytest.approx(m.precision_at(grid).mean(), abs=1e-5)
+
+
+def test_curves_stay_defined_deep_in_the_tails():
+    """Recall far below 1e-15: discrete tails past scipy's isf, and NaN-prone continuous isf."""
+    from prcurve import cases
+
+    c = cases.C(0.5)
+    np.testing.assert_allclose(c.precision_at([1e-200, 1e-5]), c.endpoints().pr_start[1])
+    m = PopulationModel(negative=stats.poisson(2), positive=stats.poisson(5), prevalence=0.3)
+    deep = m.precision_at([1e-300, 1e-50, 1e-20, 1e-12])
+    assert np.isfinite(deep).all()
+    np.testing.assert_allclose(deep, m.endpoints().pr_start[1], atol=1e-6)
+    # and the generalized inverse still lands on atoms exactly at their tail probabilities
+    k = np.arange(3, 12)
+    x = stats.poisson(5).sf(k - 1)  # P(S >= k): recall at threshold k
+    np.testing.assert_allclose(m.precision_at(x), m.precision_at_threshold(k), rtol=1e-9)

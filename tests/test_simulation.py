@@ -165,3 +165,25 @@ def test_simulation_errors():
         simulate_pr_estimator(cases.A(), 100, n_replicates=0)
     with pytest.raises(TypeError, match="rng: expected None, an int seed"):
         simulate_pr_estimator(cases.A(), 100, rng=1.5)
+
+
+def test_conditional_binomial_is_the_truncated_law():
+    """Exact draws of Binomial(n, p) given both classes, checked against the truncated pmf."""
+    from scipy import stats
+
+    from prcurve._simulation import conditional_binomial
+
+    gen = np.random.default_rng(0)
+    n, p = 6, 0.2
+    k = conditional_binomial(gen, n, p, 200_000, min_each=1)
+    assert k.min() >= 1 and k.max() <= n - 1
+    pmf = stats.binom(n, p).pmf(np.arange(1, n))
+    pmf /= pmf.sum()
+    freq = np.bincount(k, minlength=n)[1:n] / k.size
+    np.testing.assert_allclose(freq, pmf, atol=4e-3)
+    # a prevalence so small that redrawing would never end: still instant, and exact (k = 1)
+    assert (conditional_binomial(gen, 10, 1e-12, 100, min_each=1) == 1).all()
+    with pytest.raises(ValueError, match="n: expected at least 4 instances, got 3"):
+        conditional_binomial(gen, 3, 0.5, 1, min_each=2)
+    with pytest.raises(ValueError, match="has no chance"):
+        conditional_binomial(gen, 10, 0.0, 1, min_each=1)

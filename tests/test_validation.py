@@ -120,3 +120,26 @@ def test_small_checkers():
     assert check_rng(3).random() == np.random.default_rng(3).random()
     with pytest.raises(TypeError, match="rng: expected None, an int seed"):
         check_rng("seed")
+
+
+@pytest.mark.parametrize("scale", [1e308, 1e-300, 5e-324, 1e-322, 3.0])
+def test_results_do_not_depend_on_the_scale_of_the_weights(scale):
+    y, s = [1, 0, 1, 1, 0], [1.0, 2.0, 3.0, 3.0, 0.5]
+    w = np.array([1.0, 1.0, 1.0, 1.0, 1.0])
+    for method in ("average_precision", "davis_goadrich", "lower_trapezoid"):
+        assert auc_pr(y, s, sample_weight=w * scale, method=method) == pytest.approx(
+            auc_pr(y, s, method=method), abs=1e-12
+        )
+    c = pr_curve(y, s, sample_weight=w * scale)
+    assert np.isfinite(c.precision).all() and np.isfinite(c.tp).all()
+
+
+def test_object_labels_and_complex_scores():
+    c = pr_curve(np.array([1, 0, 1], dtype=object), [0.1, 0.2, 0.3])
+    assert c.tp.tolist() == [1, 1, 2]
+    with pytest.raises(ValueError, match="y_true: expected class labels, got None at index 1"):
+        pr_curve([1, None, 1], [0.1, 0.2, 0.3])
+    with pytest.raises(TypeError, match="y_true: expected labels of one kind, got a mix of"):
+        pr_curve(np.array([1, "a", 0], dtype=object), [1, 2, 3])
+    with pytest.raises(TypeError, match="y_score: expected real numbers, got complex"):
+        pr_curve([0, 1, 1], np.array([1 + 1j, 2, 3]))

@@ -48,6 +48,11 @@ def pr_asymptotic_variance(
     Hughes-Oliver, corrected form of Clémençon & Vayatis (2009) eq. (9):
     ``σ²(x) = PR⁴/x² · skew(1+skew) · {α²(1+skew) + (f₋/f₊)² x(1−x) skew + α(1−α)}``.
     """
+    if not (np.isfinite(skew) and skew > 0):
+        raise ValueError(
+            f"prevalence: expected a prevalence whose skew π₋/π₊ is a positive finite number, "
+            f"got skew {skew!r} (the prevalence is too close to 0 or 1)"
+        )
     p = np.asarray(precision, dtype=np.float64)
     x = np.asarray(recall, dtype=np.float64)
     a = np.asarray(alpha, dtype=np.float64)

@@ -402,6 +402,7 @@ def evaluate_thresholds(
     *,
     sample_weight: Any = None,
     pos_label: Any = None,
+    threshold_rule: str = "ge",
 ) -> PRCurve:
     """PR points of (test) data at thresholds chosen elsewhere (e.g. on tuning data).
 
@@ -414,6 +415,9 @@ def evaluate_thresholds(
         Thresholds; duplicates are merged and they are returned in decreasing order.  Thresholds
         above every score predict nothing positive, have no precision, and are dropped with a
         :class:`ThresholdsDroppedWarning`.
+    threshold_rule : {"ge", "gt"}
+        Predict positive when ``score >= t`` (default) or ``score > t``; use the rule of the
+        curve the thresholds came from (``curve.threshold_rule``).
 
     Examples
     --------
@@ -426,6 +430,7 @@ def evaluate_thresholds(
     >>> test.thresholds.shape == np.unique(hull.thresholds).shape
     True
     """
+    check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
     y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
     t = np.asarray(thresholds)
     if t.ndim != 1 or t.shape[0] == 0 or t.dtype.kind not in "biuf":
@@ -434,7 +439,11 @@ def evaluate_thresholds(
     counts = count_sorted(y, s, w)
     # counts at threshold t: those of the lowest distinct score >= t
     ascending = counts.thresholds[::-1].astype(np.float64)
-    k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="left")
+    # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt")
+    if threshold_rule == "ge":
+        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="left")
+    else:
+        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="right")
     valid = k >= 0
     if not valid.any():
         raise ValueError(
@@ -458,4 +467,5 @@ def evaluate_thresholds(
         recall=tp / counts.n_pos,
         n_pos=counts.n_pos,
         n_neg=counts.n_neg,
+        threshold_rule=threshold_rule,
     )

@@ -164,14 +164,17 @@ def interpolate_counts(
     cfp = np.concatenate([[0.0], np.asarray(fp, dtype=np.float64)])
     target = np.asarray(recall, dtype=np.float64) * n_pos
     last = ctp.shape[0] - 1
+    # recall·n₊ may round just past a point's TP (fractional weights): match points within a few
+    # ulp, so the upper value at a vertical drop is read as documented
+    tol = 8 * np.finfo(np.float64).eps
     end = np.where(
         target > 0,
-        np.searchsorted(ctp, target, side="left"),
+        np.searchsorted(ctp, target * (1 - tol), side="left"),
         np.searchsorted(ctp, 0.0, side="right"),
     )
     end = np.clip(end, 1, last)
     target = np.minimum(target, ctp[last])
-    exact = (target > 0) & (ctp[end] == target)
+    exact = (target > 0) & (np.abs(ctp[end] - target) <= tol * target)
     on_segment = dg_precision(ctp[end - 1], cfp[end - 1], ctp[end], cfp[end], target)
     at_point = ctp[end] / np.maximum(ctp[end] + cfp[end], np.finfo(float).tiny)
     return np.where(exact, at_point, on_segment)

@@ -7,6 +7,7 @@ file, the column and (for bad values) the row, so the CLI can print it and exit 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import os
 import shutil
@@ -403,7 +404,12 @@ def write_tree(
                     ft.write(content)
         _move_into_place(staging, out_dir)
     except OSError as exc:
-        raise OutputError(f"cannot write {what} to {out_dir}: {exc.strerror or exc}") from None
+        where = (
+            f" ({exc.filename})" if exc.filename and exc.filename not in str(exc.strerror) else ""
+        )
+        raise OutputError(
+            f"cannot write {what} to {out_dir}: {exc.strerror or exc}{where}"
+        ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return {rel: os.path.join(out_dir, rel) for rel in files}
@@ -426,15 +432,47 @@ def _staging_dir(out_dir: str, what: str) -> str:
 
 
 def _move_into_place(staging: str, out_dir: str) -> None:
-    """Move the staged entries into ``out_dir``: directories first, top-level files last."""
-    os.makedirs(out_dir, exist_ok=True)
-    entries = sorted(os.listdir(staging), key=lambda e: not os.path.isdir(os.path.join(staging, e)))
-    old = None
+    """Move the staged entries into ``out_dir``, all or nothing.
+
+    A report entry may replace an older one of the same kind (file or directory); anything else
+    in its place is an error found before moving anything.  If a move still fails, the entries
+    already moved are taken out again and the older ones restored.
+    """
+    entries = sorted(os.listdir(staging))
     for entry in entries:
         src, dst = os.path.join(staging, entry), os.path.join(out_dir, entry)
-        if os.path.isdir(src) and os.path.lexists(dst):
-            old = old or tempfile.mkdtemp(prefix=".prcurve-old-", dir=out_dir)
-            os.replace(dst, os.path.join(old, entry))
-        os.replace(src, dst)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        if os.path.lexists(dst) and os.path.isdir(dst) != os.path.isdir(src):
+            kind = "a directory" if os.path.isdir(dst) else "a file"
+            raise OSError(errno.EEXIST, f"{dst} exists and is {kind}", dst)
+    created = not os.path.isdir(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    backup = tempfile.mkdtemp(prefix=".prcurve-old-", dir=out_dir)
+    moved: list[tuple[str, str | None, bool]] = []  # (destination, saved older entry, placed)
+    try:
+        for entry in entries:
+            src, dst = os.path.join(staging, entry), os.path.join(out_dir, entry)
+            saved = None
+            if os.path.lexists(dst):
+                saved = os.path.join(backup, entry)
+                os.replace(dst, saved)
+            moved.append((dst, saved, False))
+            os.replace(src, dst)
+            moved[-1] = (dst, saved, True)
+    except OSError:
+        for dst, saved, placed in reversed(moved):
+            if placed:
+                _remove(dst)
+            if saved is not None:
+                os.replace(saved, dst)
+        shutil.rmtree(backup, ignore_errors=True)
+        if created:
+            shutil.rmtree(out_dir, ignore_errors=True)
+        raise
+    shutil.rmtree(backup, ignore_errors=True)
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)

@@ -18,7 +18,7 @@ __all__ = ["ScoreLaw", "as_score_law"]
 
 # Tolerance used when inverting a discrete distribution function: 1 - x is lowered by this much
 # so that a recall such as 0.4 = 1 - F(z) lands on the atom z despite rounding in F.
-_DISCRETE_TOL = 1e-12
+_DISCRETE_TOL = 1e-9  # relative, on tail probabilities
 # Largest number of atoms enumerated for a discrete law on the integers.
 _MAX_ATOMS = 1_000_000
 
@@ -68,15 +68,43 @@ class ScoreLaw:
         out[top] = self.upper
         out[bottom] = self.lower
         if self.discrete:
-            p = 1.0 - x[mid] - _DISCRETE_TOL
-            low = p <= 0
-            q = np.empty(p.shape)
-            q[low] = self.lower
-            q[~low] = self.dist.ppf(p[~low])
-            out[mid] = q
+            # smallest atom with P(S > z) <= x, via isf (exact for tiny x, unlike ppf(1 - x));
+            # a relative tolerance lets x equal to an atom's tail probability find that atom
+            target = np.minimum(x[mid] * (1 + _DISCRETE_TOL), 1.0)
+            q = np.array(self.dist.isf(target), dtype=np.float64, ndmin=1)
+            lost = np.isnan(q)  # scipy's discrete isf gives up deep in the tail
+            if lost.any():
+                q[lost] = self._tail_atom(target[lost])
+            out[mid] = np.maximum(q, self.lower)
         else:
-            out[mid] = self.dist.isf(x[mid])
+            q = np.asarray(self.dist.isf(x[mid]), dtype=np.float64)
+            # scipy may give NaN deep in a tail: there the quantile is the support's end
+            out[mid] = np.where(np.isnan(q), np.where(x[mid] < 0.5, self.upper, self.lower), q)
         return out
+
+    def _tail_atom(self, x: np.ndarray) -> np.ndarray:
+        """Smallest support point z with P(S > z) <= x, by integer bisection on ``sf``.
+
+        For tails beyond scipy's discrete ``isf`` (about 1e-15); vectorised over ``x``.  scipy's
+        discrete laws live on integers shifted by ``loc``.
+        """
+        start = self.dist.isf(1e-15)
+        lo = np.full(x.shape, start if np.isfinite(start) else self.lower)
+        step = np.ones(x.shape)
+        hi = lo + step
+        for _ in range(1100):  # doubling: sf(hi) <= x is reached within ~log2(range) steps
+            short = self.dist.sf(hi) > x
+            if not short.any():
+                break
+            lo = np.where(short, hi, lo)
+            step = np.where(short, 2 * step, step)
+            hi = np.where(short, hi + step, hi)
+        while np.any(hi - lo > 1):  # invariant: sf(lo) > x >= sf(hi)
+            mid = np.floor((lo + hi) / 2)
+            ok = self.dist.sf(mid) <= x
+            hi = np.where(ok, mid, hi)
+            lo = np.where(ok, lo, mid)
+        return np.minimum(hi, self.upper)
 
     def atoms(self) -> np.ndarray:
         """The support points of a discrete law, increasing (tails beyond 1e-15 ignored)."""

@@ -97,15 +97,34 @@ def _class_sizes(
 ) -> np.ndarray:
     if mode == "fixed":
         return np.full(rows, min(max(round(n * model.prevalence), 1), n - 1), dtype=np.int64)
-    n_pos = gen.binomial(n, model.prevalence, size=rows)
-    bad = (n_pos == 0) | (n_pos == n)
-    while bad.any():  # condition on both classes present (rejection, vectorised)
-        n_pos[bad] = gen.binomial(n, model.prevalence, size=int(bad.sum()))
-        bad = (n_pos == 0) | (n_pos == n)
-    return n_pos
+    return conditional_binomial(gen, n, model.prevalence, rows, min_each=1)
 
 
-def _draw(
+def conditional_binomial(
+    gen: np.random.Generator, n: int, p: float, size: int, *, min_each: int
+) -> np.ndarray:
+    """Binomial(n, p) draws conditioned on ``min_each <= k <= n - min_each`` (both classes).
+
+    Exact inverse-survival sampling of the truncated law, vectorised: no rejection loop, so a
+    tiny or huge ``p`` cannot make it spin.  Raises a clear error when the condition has
+    probability zero in floating point.
+    """
+    if n < 2 * min_each:
+        raise ValueError(f"n: expected at least {2 * min_each} instances, got {n}")
+    law = stats.binom(n, p)
+    upper = law.sf(min_each - 1)  # P(k >= min_each)
+    lower = law.sf(n - min_each)  # P(k > n - min_each)
+    if not upper > lower:
+        raise ValueError(
+            f"prevalence: with prevalence {p!r} a sample of n = {n} has no chance (in floating "
+            f"point) of holding at least {min_each} instance(s) of each class"
+        )
+    u = lower + (upper - lower) * (1.0 - gen.random(size))  # uniform on (lower, upper]
+    k = law.isf(u).astype(np.int64)
+    return np.clip(k, min_each, n - min_each)
+
+
+def draw_rows(
     model: PopulationModel, n_pos: np.ndarray, n: int, gen: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     lab = np.arange(n)[None, :] < n_pos[:, None]
@@ -253,7 +272,7 @@ def simulate_pr_estimator(
     step = max(1, _CHUNK_ELEMENTS // n)
     for start in range(0, n_replicates, step):  # chunks of many replicates, bounded memory
         stop = min(start + step, n_replicates)
-        lab, score = _draw(model, n_pos[start:stop], n, gen)
+        lab, score = draw_rows(model, n_pos[start:stop], n, gen)
         estimates[start:stop] = _batch_precision(lab, score, x)
     interior = x[x < 1]
     normal = None

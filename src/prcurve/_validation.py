@@ -42,6 +42,8 @@ def _as_1d(name: str, value: Any) -> np.ndarray:
 
 
 def _check_finite_numbers(name: str, arr: np.ndarray) -> np.ndarray:
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name}: expected real numbers, got complex values")
     if arr.dtype == bool:
         return arr.astype(np.float64)
     if arr.dtype.kind in "iu":
@@ -84,6 +86,8 @@ def _is_number(v: Any) -> bool:
 
 def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
     """Map labels to a boolean "is positive" array."""
+    if y.dtype == object:
+        y = _object_labels(y)
     if y.dtype == bool and pos_label is None:
         return y
     if y.dtype.kind == "f" and not np.isfinite(y).all():
@@ -119,6 +123,19 @@ def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
         f"y_true: labels {_describe(as_list)} are not {{0, 1}}, {{-1, 1}} or booleans; "
         "pass pos_label to say which one is positive"
     )
+
+
+def _object_labels(y: np.ndarray) -> np.ndarray:
+    """Labels held as Python objects: numbers become a numeric array; None is an error."""
+    missing = np.flatnonzero([v is None for v in y])
+    if missing.size:
+        raise ValueError(f"y_true: expected class labels, got None at index {int(missing[0])}")
+    if all(isinstance(v, numbers.Number) for v in y):
+        return y.astype(np.float64)
+    if all(isinstance(v, str) for v in y):
+        return y.astype(str)
+    kinds = sorted({type(v).__name__ for v in y})
+    raise TypeError(f"y_true: expected labels of one kind, got a mix of {', '.join(kinds)}")
 
 
 def _labels(y: np.ndarray) -> np.ndarray:
@@ -181,6 +198,7 @@ def check_binary_problem(
             raise ValueError("sample_weight: expected some positive weight, got all zeros")
         if not keep.all():
             pos, s, w = pos[keep], s[keep], w[keep]
+        w = _moderate_scale(w)
     if require_both:
         n_pos = int(np.count_nonzero(pos))
         if n_pos == 0 or n_pos == pos.shape[0]:
@@ -191,6 +209,19 @@ def check_binary_problem(
                 f"{' with positive weight' if sample_weight is not None else ''})"
             )
     return pos, s, w
+
+
+def _moderate_scale(w: np.ndarray) -> np.ndarray:
+    """Rescale extreme weights by an exact power of two (no rounding), leaving others alone.
+
+    Every prcurve result is invariant to the scale of the weights, but cumulative sums of weights
+    near 1e308 overflow and weights near 1e-320 lose their precision; the rescaled largest
+    weight lies in [0.5, 1).
+    """
+    top = float(w.max())
+    if 2.0**-500 < top < 2.0**500:
+        return w
+    return np.ldexp(w, -int(np.frexp(top)[1]))
 
 
 def check_rng(rng: Any) -> np.random.Generator:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._batch import functional_precision, functional_precision_sorted
 from .._results import ConfidenceInterval, compact_repr
+from .._simulation import conditional_binomial
 from .._validation import (
     check_binary_problem,
     check_choice,
@@ -174,11 +175,8 @@ def _smoothed_sup(
     while done < n_resamples:
         b = min(rows, n_resamples - done)
         # labels from the instrumental law; a replicate needs both classes
-        npos = gen.binomial(n, p_tilde, size=b)
-        bad = (npos == 0) | (npos == n)
-        while bad.any():
-            npos[bad] = gen.binomial(n, p_tilde, size=int(bad.sum()))
-            bad = (npos == 0) | (npos == n)
+        # (exact draw conditioned on both classes: same law as redrawing, never spins)
+        npos = conditional_binomial(gen, n, p_tilde, b, min_each=1)
         nneg = n - npos
         # smoothed resampling (Remark 4): draw with replacement, add N(0, h²) noise
         pos = _smoothed_draws(gen, ps, h[0], npos)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from .._population import PopulationModel
 from .._results import ConfidenceInterval, compact_repr
+from .._simulation import conditional_binomial, draw_rows
 from .._validation import check_level, check_positive_int, check_rng
 from ._band import pr_confidence_band
-from ._common import check_progress
+from ._common import DegenerateBootstrapWarning, check_progress
 
 __all__ = ["CoverageResult", "coverage_study"]
 
@@ -36,8 +39,12 @@ class CoverageResult:
     method : str
     mean_radius : float
         Average half-width ``r(δ)/√n`` of the bands.
-    radii : ndarray, shape (n_repetitions,)
-    covered : ndarray of bool, shape (n_repetitions,)
+    radii : ndarray, shape (n_repetitions - n_failed,)
+    covered : ndarray of bool, shape (n_repetitions - n_failed,)
+        Per repetition that produced a band.
+    n_failed : int
+        Repetitions whose sample admitted no band (e.g. a discrete law put every positive on one
+        atom, so no kernel bandwidth exists); coverage is over the others.
     """
 
     coverage: float
@@ -50,6 +57,10 @@ class CoverageResult:
     mean_radius: float
     radii: np.ndarray
     covered: np.ndarray
+    n_failed: int = 0
+
+
+BAND_OPTIONS = ("bandwidth", "p_tilde", "center")
 
 
 def coverage_study(
@@ -71,8 +82,7 @@ def coverage_study(
     Parameters
     ----------
     model : PopulationModel
-        Any object with ``sample(n, rng=...)`` → ``(y, scores)`` and ``precision_at(recall)``
-        (the population PR curve), e.g. ``prcurve.cases.A(1/11)``.
+        The population (its laws, prevalence and PR curve), e.g. ``prcurve.cases.A(1/11)``.
     n : int
         Size of each simulated sample.
     n_repetitions : int
@@ -94,7 +104,9 @@ def coverage_study(
     -----
     A repetition draws a sample of size n from the model (labels Bernoulli(π₊)), builds the
     band, and counts as covered when the population curve (Hughes-Oliver eq. 5) lies inside the
-    band at every grid recall.  Samples with fewer than 2 positives or negatives are redrawn.
+    band at every grid recall.  The number of positives is drawn from the binomial law
+    conditioned on at least 2 of each class (exactly, without a rejection loop).  A sample that
+    admits no band is counted in ``n_failed`` with a :class:`DegenerateBootstrapWarning`.
 
     Examples
     --------
@@ -103,42 +115,65 @@ def coverage_study(
     >>> res.n_repetitions, 0.0 <= res.coverage <= 1.0
     (5, True)
     """
+    if not isinstance(model, PopulationModel):
+        raise TypeError(f"model: expected a PopulationModel, got {type(model).__name__}")
+    unknown = sorted(set(band_options) - set(BAND_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"coverage_study: unexpected keyword {unknown[0]!r} (band options are "
+            f"{', '.join(BAND_OPTIONS)})"
+        )
     n = check_positive_int(n, "n", minimum=4)
     n_repetitions = check_positive_int(n_repetitions, "n_repetitions")
     level = check_level(level)
     progress = check_progress(progress)
     gen = check_rng(rng)
-    covered = np.zeros(n_repetitions, dtype=bool)
-    radii = np.empty(n_repetitions)
+    covered_list: list[bool] = []
+    radii_list: list[float] = []
+    failures: list[str] = []
     truth = None
     for i in range(n_repetitions):
-        while True:
-            y, s = model.sample(n, rng=gen)
-            n_pos = int(np.count_nonzero(y))
-            if 2 <= n_pos <= n - 2:
-                break
-        band = pr_confidence_band(
-            y,
-            s,
-            level=level,
-            method=method,
-            n_resamples=n_resamples,
-            recall_range=recall_range,
-            num=num,
-            rng=gen,
-            **band_options,
-        )
-        if truth is None:
-            truth = np.asarray(model.precision_at(band.recall), dtype=np.float64)
-        covered[i] = band.contains(truth)
-        radii[i] = band.radius
+        # a sample with at least 2 of each class (exact conditional draw, no rejection loop)
+        n_pos = conditional_binomial(gen, n, model.prevalence, 1, min_each=2)
+        lab, score = draw_rows(model, n_pos, n, gen)
+        try:
+            band = pr_confidence_band(
+                lab[0],
+                score[0],
+                level=level,
+                method=method,
+                n_resamples=n_resamples,
+                recall_range=recall_range,
+                num=num,
+                rng=gen,
+                **band_options,
+            )
+        except ValueError as exc:
+            failures.append(str(exc))
+        else:
+            if truth is None:
+                truth = np.asarray(model.precision_at(band.recall), dtype=np.float64)
+            covered_list.append(bool(band.contains(truth)))
+            radii_list.append(float(band.radius))
         if progress is not None:
             progress(i + 1, n_repetitions)
+    if not covered_list:
+        raise ValueError(f"model: no simulated sample admitted a band ({failures[0]})")
+    if failures:
+        warnings.warn(
+            f"{len(failures)} of {n_repetitions} samples admitted no band and were left out "
+            f"(first: {failures[0]})",
+            DegenerateBootstrapWarning,
+            stacklevel=2,
+        )
+    covered = np.array(covered_list)
+    radii = np.array(radii_list)
+    m = covered.shape[0]
     k = int(covered.sum())
-    lo = stats.beta.ppf(0.025, k, n_repetitions - k + 1) if k > 0 else 0.0
-    hi = stats.beta.ppf(0.975, k + 1, n_repetitions - k) if k < n_repetitions else 1.0
+    lo = stats.beta.ppf(0.025, k, m - k + 1) if k > 0 else 0.0
+    hi = stats.beta.ppf(0.975, k + 1, m - k) if k < m else 1.0
     return CoverageResult(
-        coverage=k / n_repetitions,
+        coverage=k / m,
         interval=ConfidenceInterval(low=float(lo), high=float(hi), level=0.95),
         n_covered=k,
         n_repetitions=n_repetitions,
@@ -148,4 +183,5 @@ def coverage_study(
         mean_radius=float(radii.mean()),
         radii=radii,
         covered=covered,
+        n_failed=len(failures),
     )
