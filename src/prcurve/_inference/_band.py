@@ -334,7 +334,7 @@ def pr_confidence_band(
     >>> band.recall.shape, band.band.low.shape
     ((200,), (200,))
     >>> bool(np.all(band.band.low <= band.estimate)), round(band.radius, 3)
-    (True, 0.282)
+    (True, 0.298)
     """
     level = check_level(level)
     method = check_choice(method, "method", BAND_METHODS)
