@@ -205,6 +205,12 @@ BAD_INPUTS = [
         r"line 3 has 3 fields, the header has 2",
         id="ragged-row",
     ),
+    pytest.param(
+        "y,s,s\n1,0.5,1\n0,0.1,2\n",
+        ["--score", "s"],
+        r"column 's' appears 2 times in the header; expected unique column names",
+        id="duplicate-column",
+    ),
 ]
 
 
@@ -371,3 +377,15 @@ def test_failed_move_restores_the_previous_report(tmp_path, csv_file, monkeypatc
     assert "No space left on device" in capsys.readouterr().err
     assert {p: (out / p).read_bytes() for p in before} == before
     assert not [n for n in os.listdir(out) if n.startswith(".prcurve-")]
+
+
+def test_numeric_labels_written_differently_are_one_class(tmp_path, capsys):
+    """'1' and '1.0' are one label even when the slow (quoted-field) reader is used."""
+    path = tmp_path / "labels.csv"
+    path.write_text('y,s,note\n1,0.9,"a, b"\n1.0,0.8,x\n0,0.2,y\n0.0,0.1,z\n')
+    out = tmp_path / "out"
+    code = main(["report", str(path), "--label", "y", "--score", "s", "--out", str(out),
+                 "--quiet"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["data"]["n_pos"] == 2 and summary["data"]["n_neg"] == 2

@@ -170,6 +170,12 @@ def _read_csv_text(
         raise InputError(f"{source}: cannot read the CSV header ({exc})") from None
     header = [h.strip() for h in header]
     _check_columns(header, label, scores, source)
+    for name in dict.fromkeys([label, *scores]):
+        if header.count(name) > 1:
+            raise InputError(
+                f"{source}: column {name!r} appears {header.count(name)} times in the header; "
+                "expected unique column names"
+            )
     if not text.partition("\n")[2].strip():
         raise InputError(f"{source}: no data rows after the header")
     wanted = [label, *scores]
@@ -300,6 +306,13 @@ def _labels(
             raise InputError(
                 f"{source}: column {name!r} has a missing label at {_location(i, where)}"
             )
+        try:  # numeric labels read as text ("1" and "1.0" are one class)
+            as_numbers = values.astype(np.float64)
+        except ValueError:
+            pass
+        else:
+            if np.isfinite(as_numbers).all():
+                values = as_numbers
     classes, counts = np.unique(values, return_counts=True)
     names = [_label_text(c) for c in classes.tolist()]
     found = ", ".join(f"{c!r} ({k} rows)" for c, k in zip(names[:8], counts[:8], strict=False))
