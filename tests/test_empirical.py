@@ -197,3 +197,16 @@ def test_interpolate_reads_weighted_points_at_their_upper_value():
     _, p = c.interpolate(c.recall)
     first_of_each_recall = np.r_[True, c.recall[1:] != c.recall[:-1]]
     np.testing.assert_allclose(p[first_of_each_recall], c.precision[first_of_each_recall])
+
+
+def test_large_integer_scores_keep_their_precision():
+    """Scores above 2**53 (e.g. nanosecond timestamps) are never rounded through float64."""
+    s = np.array([2**53 + 2, 2**53 + 1, 2**53], dtype=np.int64)
+    y = [1, 0, 1]
+    gt = pr_curve(y, s, threshold_rule="gt")
+    assert gt.thresholds.dtype == np.int64
+    assert gt.thresholds.tolist() == [2**53 + 1, 2**53, 2**53 - 1]
+    back = evaluate_thresholds(y, s, gt.thresholds, threshold_rule="gt")
+    np.testing.assert_array_equal(back.tp, gt.tp)
+    ge = evaluate_thresholds(y, s, pr_curve(y, s).thresholds)
+    assert ge.thresholds.shape == (3,) and ge.tp.tolist() == [1, 1, 2]

@@ -44,10 +44,13 @@ def _rule_thresholds(thresholds: np.ndarray, rule: str) -> np.ndarray:
     """Relabel the operating points for the ``score > t`` rule (same points, other thresholds)."""
     if rule == "ge":
         return thresholds
-    relabelled = np.empty(thresholds.shape[0], dtype=np.result_type(thresholds.dtype, np.float32))
-    relabelled[:-1] = thresholds[1:]
-    relabelled[-1] = -np.inf
-    return relabelled
+    if thresholds.dtype.kind in "iu" and thresholds[-1] > np.iinfo(thresholds.dtype).min:
+        # integer scores keep their exact dtype; "everything positive" is min - 1
+        last = thresholds[-1:] - 1
+    else:
+        thresholds = thresholds.astype(np.result_type(thresholds.dtype, np.float32))
+        last = np.array([-np.inf], dtype=thresholds.dtype)
+    return np.concatenate([thresholds[1:], last])
 
 
 @compact_repr
@@ -64,7 +67,8 @@ class PRCurve:
         With ``threshold_rule="ge"`` (default) point ``i`` predicts positive every instance with
         ``score >= thresholds[i]``.  With ``"gt"`` (Hughes-Oliver's PR*) the same points are
         labelled by the thresholds of the rule ``score > t``: the next lower distinct score, and
-        ``-inf`` for the last point.
+        ``-inf`` for the last point (the lowest score minus 1 for integer scores, whose dtype is
+        kept).
     tp, fp : ndarray, shape (k,)
         Cumulative true / false positives (int64, or float64 total weights).
     precision, recall : ndarray, shape (k,)
@@ -435,10 +439,14 @@ def evaluate_thresholds(
     t = np.asarray(thresholds)
     if t.ndim != 1 or t.shape[0] == 0 or t.dtype.kind not in "biuf":
         raise ValueError(f"thresholds: expected a non-empty 1-D array of numbers, got {t!r}")
-    t = np.unique(t.astype(np.float64))[::-1]
     counts = count_sorted(y, s, w)
-    # counts at threshold t: those of the lowest distinct score >= t
-    ascending = counts.thresholds[::-1].astype(np.float64)
+    # compare in the scores' own dtype when the thresholds fit in it exactly (large integers
+    # would lose precision in float64), in float64 otherwise
+    common = np.result_type(counts.thresholds.dtype, t.dtype)
+    if common.kind == "f":
+        common = np.dtype(np.float64)
+    t = np.unique(t.astype(common))[::-1]
+    ascending = counts.thresholds[::-1].astype(common)
     # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt")
     if threshold_rule == "ge":
         k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="left")
