@@ -231,3 +231,15 @@ def test_center_option(data):
     assert pr_confidence_band(y, s, method="bootstrap", n_resamples=10).center is None
     with pytest.raises(ValueError, match="center: expected one of 'smoothed', 'empirical'"):
         pr_confidence_band(y, s, center="median")
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300, 2.0**-700])
+def test_smoothed_band_is_invariant_to_the_scale_of_the_scores(scale):
+    """Extreme magnitudes would under/overflow the bandwidth rule; the band must not change."""
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    s = rng.normal(size=300) + y
+    ref = pr_confidence_band(y, s, n_resamples=100, rng=1)
+    got = pr_confidence_band(y, s * scale, n_resamples=100, rng=1)
+    assert got.radius == pytest.approx(ref.radius, rel=1e-9)
+    np.testing.assert_allclose(np.asarray(got.bandwidth) / scale, ref.bandwidth, rtol=1e-9)

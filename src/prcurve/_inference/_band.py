@@ -141,6 +141,14 @@ def _check_bandwidth(bandwidth: Any) -> float | None:
     return h
 
 
+def _scale_exponent(s: np.ndarray) -> int:
+    """0 for scores of moderate size, else the binary exponent that brings them near 1."""
+    top = float(np.max(np.abs(s)))
+    if top == 0.0 or 2.0**-400 < top < 2.0**400:
+        return 0
+    return int(np.frexp(top)[1])
+
+
 def _class_bandwidths(ps: np.ndarray, ns: np.ndarray, bandwidth: float | None):
     if bandwidth is not None:
         return bandwidth, bandwidth
@@ -362,8 +370,12 @@ def pr_confidence_band(
         h, pt, used_center = None, None, None
         npos = np.full(n_resamples, n_p)
     else:
-        ps, ns = s[y].astype(np.float64), s[~y].astype(np.float64)
-        h = _class_bandwidths(ps, ns, h_user)
+        # PR curves are invariant to rescaling the scores: extreme magnitudes (where squares
+        # under- or overflow in the bandwidth rule) are brought near 1 by an exact power of two
+        shift = _scale_exponent(s)
+        ps = np.ldexp(s[y].astype(np.float64), -shift)
+        ns = np.ldexp(s[~y].astype(np.float64), -shift)
+        h = _class_bandwidths(ps, ns, None if h_user is None else float(np.ldexp(h_user, -shift)))
         p_hat = n_p / n
         pt = p_hat if p_tilde is None else p_tilde
         used_center = center
@@ -397,7 +409,9 @@ def pr_confidence_band(
         method=method,
         recall_range=(lo, hi),
         n_resamples=n_resamples,
-        bandwidth=h,
+        bandwidth=None
+        if h is None
+        else (float(np.ldexp(h[0], shift)), float(np.ldexp(h[1], shift))),
         p_tilde=pt,
         center=used_center,
         sup_statistic=np.sqrt(n) * sup,
