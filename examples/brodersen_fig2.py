@@ -28,27 +28,10 @@ def main(out_dir: str = "figures") -> Path:
     fig, (ax, ax_bias) = plt.subplots(1, 2, figsize=(11, 4.4))
     ax.plot(res.prevalences, res.true_average_precision, color="black", lw=2, label="truth")
     for key, (colour, ls, label) in STYLE.items():
-        ax.errorbar(
-            res.prevalences,
-            mean[key],
-            yerr=2 * sem[key],
-            color=colour,
-            ls=ls,
-            marker="o",
-            ms=3,
-            capsize=2,
-            label=label,
-        )
+        style = dict(yerr=2 * sem[key], color=colour, ls=ls, marker="o", ms=3, capsize=2)
+        ax.errorbar(res.prevalences, mean[key], label=label, **style)
         ax_bias.errorbar(
-            res.prevalences,
-            mean[key] - res.true_average_precision,
-            yerr=2 * sem[key],
-            color=colour,
-            ls=ls,
-            marker="o",
-            ms=3,
-            capsize=2,
-            label=label,
+            res.prevalences, mean[key] - res.true_average_precision, label=label, **style
         )
     ax.set(
         title=f"Mean AP over {res.n_simulations:,} simulations (n = {res.n})",
