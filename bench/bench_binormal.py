@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from prcurve import PopulationModel, fit_bidistribution, simulate_brodersen_fig2
-from prcurve._brodersen import DEFAULT_PREVALENCES
+from prcurve._parametric._brodersen import DEFAULT_PREVALENCES
 
 
 def timed(fn, repeat=3):

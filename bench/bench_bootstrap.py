@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from prcurve import auc_pr_ci, pr_confidence_band
-from prcurve._area import batched_area
+from prcurve._core._area import batched_area
 from prcurve._inference._resample import bootstrap_blocks, positive_columns, prepare
 
 

@@ -6,16 +6,8 @@ confidence bands and precision-recall-gain curves.
 """
 
 from . import cases
-from ._asymptotic import NormalApproximation, asymptotic_variance, normal_approximation
-from ._binormal import BidistributionFit, GoodnessOfFit, fit_bidistribution, fit_binormal
-from ._brodersen import (
-    BrodersenFig1Result,
-    BrodersenFig2Result,
-    simulate_brodersen_fig1,
-    simulate_brodersen_fig2,
-)
-from ._counts import BinaryCounts, binary_counts
-from ._empirical import (
+from ._core._counts import BinaryCounts, binary_counts
+from ._core._empirical import (
     PRCurve,
     ROCCurve,
     ThresholdsDroppedWarning,
@@ -26,20 +18,9 @@ from ._empirical import (
     pr_curve,
     roc_curve,
 )
-from ._families import DistributionFitError
-from ._gain import (
-    IsoFLine,
-    PRGPoints,
-    expected_f_gain,
-    f_gain,
-    gains_from_counts,
-    iso_f_gain_line,
-    pr_to_prg,
-    precision_gain,
-    recall_gain,
-    roc_to_prg,
-)
-from ._gain_curve import FBetaOptimum, PRGCurve, prg_curve
+from ._core._interpolation import InterpolatedPoints, dg_interpolate
+from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
+from ._core._spaces import pr_to_roc, roc_to_pr
 from ._inference import (
     AUCPRInterval,
     ComparisonResult,
@@ -55,17 +36,41 @@ from ._inference import (
     pr_confidence_band,
     pr_pointwise_ci,
 )
-from ._interpolation import InterpolatedPoints, dg_interpolate
-from ._population import (
+from ._parametric._binormal import (
+    BidistributionFit,
+    GoodnessOfFit,
+    fit_bidistribution,
+    fit_binormal,
+)
+from ._parametric._brodersen import (
+    BrodersenFig1Result,
+    BrodersenFig2Result,
+    simulate_brodersen_fig1,
+    simulate_brodersen_fig2,
+)
+from ._parametric._families import DistributionFitError
+from ._population._asymptotic import NormalApproximation, asymptotic_variance, normal_approximation
+from ._population._curves import PopulationCurves, population_curves
+from ._population._model import (
     CurveEndpoints,
     CurveShape,
     PopulationModel,
     PopulationOperatingPoints,
 )
-from ._population_curves import PopulationCurves, population_curves
-from ._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
-from ._simulation import PRSimulation, batch_precision_at, simulate_pr_estimator
-from ._spaces import pr_to_roc, roc_to_pr
+from ._population._simulation import PRSimulation, batch_precision_at, simulate_pr_estimator
+from ._prg._curve import FBetaOptimum, PRGCurve, prg_curve
+from ._prg._gain import (
+    IsoFLine,
+    PRGPoints,
+    expected_f_gain,
+    f_gain,
+    gains_from_counts,
+    iso_f_gain_line,
+    pr_to_prg,
+    precision_gain,
+    recall_gain,
+    roc_to_prg,
+)
 
 __version__ = "0.1.0"
 

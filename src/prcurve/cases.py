@@ -34,7 +34,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
-from ._population import PopulationModel
+from ._population._model import PopulationModel
 
 __all__ = ["CASES", "A", "A_star", "B", "C", "D", "E", "F"]
 

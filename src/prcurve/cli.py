@@ -291,9 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_population(args: argparse.Namespace) -> int:
-    from ._io import check_writable
-    from ._progress import ProgressBar
-    from ._report_population import write_population
+    from ._reporting._io import check_writable
+    from ._reporting._population import write_population
+    from ._reporting._progress import ProgressBar
 
     check_writable(args.out, "the population report")
     prevalences = args.prevalence or [0.5, 1 / 11]
@@ -306,10 +306,10 @@ def _run_population(args: argparse.Namespace) -> int:
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from ._io import check_writable
-    from ._progress import ProgressBar
-    from ._report_population import write_simulation
-    from ._simulation import PAPER_RECALL
+    from ._population._simulation import PAPER_RECALL
+    from ._reporting._io import check_writable
+    from ._reporting._population import write_simulation
+    from ._reporting._progress import ProgressBar
 
     check_writable(args.out, "the simulation report")
     bar = ProgressBar(enabled=not args.quiet)
@@ -331,9 +331,10 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO) -> int:
-    from ._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
-    from ._progress import ProgressBar
-    from ._report import Settings, analyse, auto_resamples, available_cpus, write_report
+    from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
+    from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
+    from ._reporting._progress import ProgressBar
+    from ._reporting._write import write_report
 
     if args.file is None:
         label = args.label or BUILTIN_EXAMPLE.label
@@ -377,7 +378,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
     stdin : file, optional
         Where ``-`` reads from (default: ``sys.stdin``).
     """
-    from ._io import InputError, OutputError
+    from ._reporting._io import InputError, OutputError
 
     parser = build_parser()
     try:

@@ -1,6 +1,12 @@
 """Uncertainty for PR curves and AUC-PR: intervals, bands, comparisons, coverage studies.
 
-Implementation only; the public names are re-exported by :mod:`prcurve`.
+Holds the shared resampling machinery (``_resample``: bootstrap replicates without a second
+sort), kernel smoothing (``_kernel``), AUC-PR intervals (``_auc_ci``), pointwise intervals
+(``_pointwise``), simultaneous bands (``_band``), paired comparisons (``_compare``) and coverage
+studies (``_coverage``).  Implementation only; the public names are re-exported by
+:mod:`prcurve`.
+
+May import: :mod:`prcurve._core`, :mod:`prcurve._population`.
 """
 
 from ._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval

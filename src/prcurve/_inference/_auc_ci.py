@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 from scipy.special import expit, logit, ndtr, ndtri
 
-from .._area import AUC_PR_METHODS, area_from_counts, batched_area
-from .._results import ConfidenceInterval, UndefinedMetricWarning, compact_repr
-from .._validation import check_binary_problem, check_choice, check_level, check_rng
+from .._core._area import AUC_PR_METHODS, area_from_counts, batched_area
+from .._core._results import ConfidenceInterval, UndefinedMetricWarning, compact_repr
+from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
 from ._common import DegenerateBootstrapWarning, check_progress, check_resamples
 from ._resample import (
     ProgressHook,

@@ -13,10 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .._batch import functional_precision, functional_precision_sorted
-from .._results import ConfidenceInterval, compact_repr
-from .._simulation import conditional_binomial
-from .._validation import (
+from .._core._batch import functional_precision, functional_precision_sorted
+from .._core._results import ConfidenceInterval, compact_repr
+from .._core._validation import (
     check_binary_problem,
     check_choice,
     check_fraction,
@@ -24,6 +23,7 @@ from .._validation import (
     check_positive_int,
     check_rng,
 )
+from .._population._simulation import conditional_binomial
 from ._common import (
     LowEffectiveSampleSizeWarning,
     check_progress,

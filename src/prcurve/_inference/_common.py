@@ -5,8 +5,8 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from .._results import PRCurveWarning
-from .._validation import check_positive_int
+from .._core._results import PRCurveWarning
+from .._core._validation import check_positive_int
 
 __all__ = [
     "DegenerateBootstrapWarning",

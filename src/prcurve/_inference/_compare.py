@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._area import AUC_PR_METHODS, area_from_counts, batched_area
-from .._batch import functional_precision
-from .._results import ConfidenceInterval, compact_repr
-from .._validation import (
+from .._core._area import AUC_PR_METHODS, area_from_counts, batched_area
+from .._core._batch import functional_precision
+from .._core._results import ConfidenceInterval, compact_repr
+from .._core._validation import (
     check_binary_problem,
     check_choice,
     check_level,

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._population import PopulationModel
-from .._results import ConfidenceInterval, compact_repr
-from .._simulation import conditional_binomial, draw_rows
-from .._validation import check_level, check_positive_int, check_rng
+from .._core._results import ConfidenceInterval, compact_repr
+from .._core._validation import check_level, check_positive_int, check_rng
+from .._population._model import PopulationModel
+from .._population._simulation import conditional_binomial, draw_rows
 from ._band import pr_confidence_band
 from ._common import DegenerateBootstrapWarning, check_progress
 

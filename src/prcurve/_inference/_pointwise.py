@@ -8,16 +8,16 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtri
 
-from .._asymptotic import pr_asymptotic_variance
-from .._batch import functional_precision
-from .._results import ConfidenceInterval, compact_repr
-from .._validation import (
+from .._core._batch import functional_precision
+from .._core._results import ConfidenceInterval, compact_repr
+from .._core._validation import (
     check_binary_problem,
     check_choice,
     check_level,
     check_rng,
     check_unit_interval_array,
 )
+from .._population._asymptotic import pr_asymptotic_variance
 from ._common import check_progress, check_resamples
 from ._kernel import gaussian_kde, silverman_bandwidth
 from ._resample import (

@@ -1,6 +1,6 @@
 """The shared resampling engine: bootstrap replicates as counts on the engine's thresholds.
 
-The data are sorted once, by the counting engine (``prcurve._counts.count_sorted``).  Each
+The data are sorted once, by the counting engine (``prcurve._core._counts.count_sorted``).  Each
 instance is then tagged with the index of its threshold group (a binary search into the sorted
 thresholds, not a second sort).  A stratified bootstrap replicate draws ``n₊`` positives and
 ``n₋`` negatives with replacement and is fully described by the multiplicity of every instance;
@@ -11,7 +11,7 @@ Multiplicities are laid along each class's instances in input order, so a paired
 share them between two scorers of the same instances.
 
 Thresholds that received no instance in a replicate repeat the previous operating point; the
-batched estimators in ``_batch_area`` and ``prcurve._batch.functional_precision`` treat such
+batched estimators in ``_batch_area`` and ``prcurve._core._batch.functional_precision`` treat such
 repeats exactly as if the threshold did not exist, so every replicate equals "resample the
 instances, then recompute with ``prcurve.auc_pr`` / ``PRCurve.precision_at``" (this is tested).
 """
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._counts import BinaryCounts, count_sorted
-from .._results import compact_repr
+from .._core._counts import BinaryCounts, count_sorted
+from .._core._results import compact_repr
 
 __all__ = [
     "ProgressHook",

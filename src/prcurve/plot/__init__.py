@@ -4,6 +4,10 @@ Nothing here computes statistics; matplotlib is imported only when something is 
 Each Display follows scikit-learn's pattern: build it from a computed result, call
 ``plot(ax=None, ...)`` (which returns the Display), or use the ``from_curve`` /
 ``from_predictions`` class methods.
+
+May import: the statistics layers (:mod:`prcurve._core`, ``_population``, ``_prg``,
+``_inference``) for their result types; never :mod:`prcurve._reporting`.  No statistics layer
+imports this package.
 """
 
 from ._population import PopulationCurvesDisplay, PRSimulationDisplay

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from .._population import PopulationModel
-from .._population_curves import PopulationCurves, population_curves
-from .._simulation import PRSimulation
+from .._population._curves import PopulationCurves, population_curves
+from .._population._model import PopulationModel
+from .._population._simulation import PRSimulation
 from ._style import REFERENCE_GREY, color_cycle, unit_square
 
 __all__ = ["PRSimulationDisplay", "PopulationCurvesDisplay"]

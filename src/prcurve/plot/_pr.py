@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .._empirical import PRCurve, pr_curve
-from .._results import ConfidenceInterval
-from .._validation import check_choice
+from .._core._empirical import PRCurve, pr_curve
+from .._core._results import ConfidenceInterval
+from .._core._validation import check_choice
 from ._style import (
     REFERENCE_GREY,
     check_levels,

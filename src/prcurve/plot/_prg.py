@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._gain_curve import PRGCurve, prg_curve
+from .._prg._curve import PRGCurve, prg_curve
 from ._hull_display import HullCurveDisplay
 from ._style import REFERENCE_GREY, check_levels, color_cycle, get_axes
 

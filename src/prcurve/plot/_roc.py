@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._empirical import ROCCurve, roc_curve
+from .._core._empirical import ROCCurve, roc_curve
 from ._hull_display import HullCurveDisplay
 from ._style import REFERENCE_GREY, color_cycle, get_axes, unit_square
 

@@ -1,0 +1,479 @@
+"""Empirical PR and ROC curves, the functional estimator, and the achievable PR curve."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
+from ._batch import functional_precision
+from ._counts import BinaryCounts, binary_counts, count_sorted
+from ._hull import envelope_dominates, upper_hull_indices
+from ._interpolation import interpolate_counts
+from ._results import PRCurveWarning, compact_repr
+from ._validation import (
+    check_binary_problem,
+    check_choice,
+    check_positive_int,
+    check_unit_interval_array,
+)
+
+__all__ = [
+    "PRCurve",
+    "ROCCurve",
+    "ThresholdsDroppedWarning",
+    "achievable_pr_curve",
+    "auc_pr",
+    "dominates",
+    "evaluate_thresholds",
+    "pr_curve",
+    "roc_curve",
+]
+
+THRESHOLD_RULES = ("ge", "gt")
+
+
+class ThresholdsDroppedWarning(PRCurveWarning):
+    """Some requested thresholds predict no instance positive, so they give no PR point."""
+
+
+def _rule_thresholds(thresholds: np.ndarray, rule: str) -> np.ndarray:
+    """Relabel the operating points for the ``score > t`` rule (same points, other thresholds)."""
+    if rule == "ge":
+        return thresholds
+    if thresholds.dtype.kind in "iu" and thresholds[-1] > np.iinfo(thresholds.dtype).min:
+        # integer scores keep their exact dtype; "everything positive" is min - 1
+        last = thresholds[-1:] - 1
+    else:
+        thresholds = thresholds.astype(np.result_type(thresholds.dtype, np.float32))
+        last = np.array([-np.inf], dtype=thresholds.dtype)
+    return np.concatenate([thresholds[1:], last])
+
+
+@compact_repr
+@dataclass(frozen=True)
+class PRCurve:
+    """An empirical precision-recall curve: one row per operating point.
+
+    All arrays have one length ``k`` (the number of distinct scores) and are ordered by
+    decreasing threshold, i.e. increasing recall.
+
+    Attributes
+    ----------
+    thresholds : ndarray, shape (k,)
+        With ``threshold_rule="ge"`` (default) point ``i`` predicts positive every instance with
+        ``score >= thresholds[i]``.  With ``"gt"`` (Hughes-Oliver's PR*) the same points are
+        labelled by the thresholds of the rule ``score > t``: the next lower distinct score, and
+        ``-inf`` for the last point (the lowest score minus 1 for integer scores, whose dtype is
+        kept).
+    tp, fp : ndarray, shape (k,)
+        Cumulative true / false positives (int64, or float64 total weights).
+    precision, recall : ndarray, shape (k,)
+        ``tp / (tp + fp)`` and ``tp / n_pos``; always defined (every point predicts at least one
+        instance positive).
+    n_pos, n_neg : int or float
+        Number (weight) of positives and negatives.
+    threshold_rule : {"ge", "gt"}
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    n_pos: float
+    n_neg: float
+    threshold_rule: str = "ge"
+
+    @classmethod
+    def from_counts(cls, counts: BinaryCounts, *, threshold_rule: str = "ge") -> PRCurve:
+        """Build the curve from the engine's counts."""
+        check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
+        tp, fp = counts.tp, counts.fp
+        return cls(
+            thresholds=_rule_thresholds(counts.thresholds, threshold_rule),
+            tp=tp,
+            fp=fp,
+            precision=precision_of(tp, fp),
+            recall=np.divide(tp, counts.n_pos, dtype=np.float64),
+            n_pos=counts.n_pos,
+            n_neg=counts.n_neg,
+            threshold_rule=threshold_rule,
+        )
+
+    @property
+    def prevalence(self) -> float:
+        """Fraction (weight share) of positives, π = n₊ / (n₊ + n₋)."""
+        return float(self.n_pos / (self.n_pos + self.n_neg))
+
+    @property
+    def skew(self) -> float:
+        """n₋ / n₊."""
+        return float(self.n_neg / self.n_pos)
+
+    def auc(self, method: str = "average_precision") -> float:
+        """Area under the curve by one of :data:`AUC_PR_METHODS` (see :func:`auc_pr`)."""
+        check_choice(method, "method", tuple(AUC_PR_METHODS))
+        if method == "average_precision":  # reuse the stored precision
+            return average_precision_from(self.tp, self.precision, self.n_pos)
+        return area_from_counts(self.tp, self.fp, self.n_pos, method)
+
+    def precision_at(self, recall: Any) -> np.ndarray | float:
+        """The functional estimator PR̂(β) at recall levels β in (0, 1].
+
+        Notes
+        -----
+        Clémençon & Vayatis (2009) eq. (3), Hughes-Oliver section 3.1:
+        ``PR̂(β) = n₊β / (n₊β + n₋ α̂(β))`` with ``α̂(β) = 1 − Ĥ(Ĝ⁻¹(1 − β))``, ``Ĝ`` and
+        ``Ĥ`` the empirical CDFs of positive and negative scores and
+        ``F⁻¹(p) = inf{z : F(z) >= p}``.  ``Ĝ⁻¹(1−β)`` is the lowest positive score ``z`` with
+        at most ``n₊β`` positives strictly above it, and ``n₋α̂`` is the number of negatives
+        strictly above ``z``.  With weights, counts are total weights.  The definition lives in
+        ``prcurve._core._batch`` and is shared with the batched (bootstrap, simulation) estimators.
+        """
+        beta = check_unit_interval_array(recall, "recall", low_open=True, high_open=False)
+        value = functional_precision(self.tp, self.fp, self.n_pos, np.atleast_1d(beta).ravel())
+        return float(value[0]) if np.ndim(beta) == 0 else value.reshape(np.shape(beta))
+
+    def interpolate(self, recall: Any = None, *, num: int = 200) -> tuple[np.ndarray, np.ndarray]:
+        """The Davis–Goadrich interpolated curve, for drawing or reading off.
+
+        Parameters
+        ----------
+        recall : array-like, optional
+            Recall levels in [0, 1]; the precision of the interpolated curve there (upper value
+            at vertical drops) is returned.  When omitted, a path through every operating point
+            (vertical drops included) with ``num`` extra recall levels spread over [0, 1].
+        num : int
+            Extra recall levels on the default path.
+
+        Returns
+        -------
+        recall, precision : ndarray
+        """
+        if recall is not None:
+            r = check_unit_interval_array(recall, "recall", low_open=False, high_open=False)
+            return r, interpolate_counts(self.tp, self.fp, self.n_pos, r)
+        num = check_positive_int(num, "num", minimum=2)
+        grid = np.linspace(0.0, 1.0, num)
+        r = np.concatenate([grid, self.recall])
+        p = np.concatenate([interpolate_counts(self.tp, self.fp, self.n_pos, grid), self.precision])
+        # order by recall; at equal recall the operating points keep their order (drops) and a
+        # grid value (the upper envelope) comes first
+        key = np.concatenate([np.zeros(num), np.arange(1, self.recall.shape[0] + 1)])
+        order = np.lexsort((key, r))
+        return r[order], p[order]
+
+    def to_roc(self) -> ROCCurve:
+        """The same operating points in ROC space (Davis & Goadrich Theorem 3.1)."""
+        return ROCCurve(
+            thresholds=self.thresholds,
+            tp=self.tp,
+            fp=self.fp,
+            fpr=self.fp / self.n_neg,
+            tpr=self.tp / self.n_pos,
+            n_pos=self.n_pos,
+            n_neg=self.n_neg,
+        )
+
+    def achievable(self) -> PRCurve:
+        """The achievable PR curve: the ROC convex hull's vertices as PR points.
+
+        Notes
+        -----
+        Davis & Goadrich (2006) Corollary 3.1 and section 4: the vertices of the ROC convex
+        hull, mapped to PR space, joined by Davis–Goadrich interpolation (use
+        ``auc(method="davis_goadrich")`` for its area).  Vertices predicting no positive are left
+        out: the hull then starts at the origin and the first segment has constant precision.
+        """
+        keep = upper_hull_indices(self.fp, self.tp)
+        return PRCurve(
+            thresholds=self.thresholds[keep],
+            tp=self.tp[keep],
+            fp=self.fp[keep],
+            precision=self.precision[keep],
+            recall=self.recall[keep],
+            n_pos=self.n_pos,
+            n_neg=self.n_neg,
+            threshold_rule=self.threshold_rule,
+        )
+
+
+@compact_repr
+@dataclass(frozen=True)
+class ROCCurve:
+    """An empirical ROC curve: one row per operating point, thresholds decreasing.
+
+    The origin (0, 0) is implied before the first point and is not stored.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fpr: np.ndarray
+    tpr: np.ndarray
+    n_pos: float
+    n_neg: float
+
+    @classmethod
+    def from_counts(cls, counts: BinaryCounts) -> ROCCurve:
+        """Build the curve from the engine's counts."""
+        return PRCurve.from_counts(counts).to_roc()
+
+    def auc(self) -> float:
+        """Area under the ROC curve (trapezoids from the origin; the Mann–Whitney statistic)."""
+        x = np.concatenate([[0.0], self.fpr])
+        y = np.concatenate([[0.0], self.tpr])
+        return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
+
+    def convex_hull(self) -> ROCCurve:
+        """The ROC convex hull: the operating points that are its vertices (origin implied)."""
+        keep = upper_hull_indices(self.fp, self.tp)
+        return ROCCurve(
+            thresholds=self.thresholds[keep],
+            tp=self.tp[keep],
+            fp=self.fp[keep],
+            fpr=self.fpr[keep],
+            tpr=self.tpr[keep],
+            n_pos=self.n_pos,
+            n_neg=self.n_neg,
+        )
+
+    def to_pr(self) -> PRCurve:
+        """The same operating points in PR space (Davis & Goadrich Theorem 3.1).
+
+        Points that predict no instance positive (TP = FP = 0) have no precision and are left out.
+        """
+        keep = (self.tp + self.fp) > 0
+        tp, fp = self.tp[keep], self.fp[keep]
+        return PRCurve(
+            thresholds=self.thresholds[keep],
+            tp=tp,
+            fp=fp,
+            precision=tp / (tp + fp),
+            recall=tp / self.n_pos,
+            n_pos=self.n_pos,
+            n_neg=self.n_neg,
+        )
+
+
+def pr_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    threshold_rule: str = "ge",
+) -> PRCurve:
+    """Compute the empirical precision-recall curve.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels: {0, 1}, {-1, 1}, booleans, or any two labels with ``pos_label``.
+    y_score : array-like of shape (n,)
+        Finite scores; larger means more likely positive.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights; a zero weight is the same as leaving the sample out.
+    pos_label : optional
+        The label of the positive class.
+    threshold_rule : {"ge", "gt"}
+        Label the points by the rule ``score >= t`` (default) or ``score > t`` (PR*).
+
+    Returns
+    -------
+    PRCurve
+
+    Notes
+    -----
+    Ties in the scores form one operating point.  Counts come from one sort of the scores (see
+    the engine in ``prcurve._core._counts``); unweighted counts are exact integers at any size.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from prcurve import pr_curve
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(1000) < 0.1
+    >>> s = rng.normal(size=1000) + 1.5 * y
+    >>> curve = pr_curve(y, s)
+    >>> float(curve.recall[-1]), bool(np.isclose(curve.precision[-1], y.mean()))
+    (1.0, True)
+    """
+    counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return PRCurve.from_counts(counts, threshold_rule=threshold_rule)
+
+
+def roc_curve(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
+) -> ROCCurve:
+    """Compute the empirical ROC curve (same engine and arguments as :func:`pr_curve`).
+
+    Examples
+    --------
+    >>> from prcurve import roc_curve
+    >>> roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).auc()
+    0.75
+    """
+    counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return ROCCurve.from_counts(counts)
+
+
+def auc_pr(
+    y_true: Any,
+    y_score: Any,
+    *,
+    method: str = "average_precision",
+    sample_weight: Any = None,
+    pos_label: Any = None,
+) -> float:
+    """Area under the precision-recall curve.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`pr_curve`.
+    method : str
+        ``"average_precision"`` (default)
+            ``Σ_k (R_k − R_{k−1}) P_k`` with ``R_0 = 0``: a step function read at the right end of
+            each recall step; equal to scikit-learn's ``average_precision_score``.
+        ``"davis_goadrich"``
+            Exact integral of the Davis–Goadrich interpolated curve, starting from
+            ``TP = FP = 0`` (so the first segment has the constant precision of the first point).
+        ``"trapezoid"``
+            Straight lines between consecutive points in PR space, starting at
+            ``(0, P_1)``.  Linear interpolation in PR space is not achievable and overestimates
+            the area (Davis & Goadrich 2006, section 4); offered for comparison only.
+        ``"lower_trapezoid"``
+            Boyd et al. (2013): points ``(0, 1)`` then one per threshold; for each distinct recall
+            the minimum and maximum precision; ``Σ_i (r_i − r_{i−1})(p_{i−1}^min + p_i^max)/2``.
+        ``"interpolated_median"``
+            Boyd et al. (2013): the median precision at each distinct recall, joined by
+            Davis–Goadrich interpolation; from recall 0 a rectangle at the next median.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from prcurve import auc_pr
+    >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> round(auc_pr(y, s), 4), round(auc_pr(y, s, method="davis_goadrich"), 4)
+    (0.8333, 0.7973)
+    """
+    check_choice(method, "method", tuple(AUC_PR_METHODS))
+    counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return area_from_counts(counts.tp, counts.fp, counts.n_pos, method)
+
+
+def achievable_pr_curve(
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
+) -> PRCurve:
+    """The achievable PR curve of a scorer (see :meth:`PRCurve.achievable`)."""
+    return pr_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label).achievable()
+
+
+def dominates(curve_a: PRCurve | ROCCurve, curve_b: PRCurve | ROCCurve) -> bool:
+    """Whether curve A dominates curve B (nowhere below it), for curves on the same data.
+
+    Notes
+    -----
+    Davis & Goadrich (2006) Theorem 3.2: with fixed n₊ and n₋, a curve dominates in ROC space
+    if and only if it dominates in PR space, so the check is made on the ROC polylines (both
+    taken through the origin), at every breakpoint of either curve and on both sides of jumps.
+    """
+    for name, c in (("curve_a", curve_a), ("curve_b", curve_b)):
+        if not isinstance(c, PRCurve | ROCCurve):
+            raise TypeError(f"{name}: expected a PRCurve or ROCCurve, got {type(c).__name__}")
+    if not (np.isclose(curve_a.n_pos, curve_b.n_pos) and np.isclose(curve_a.n_neg, curve_b.n_neg)):
+        raise ValueError(
+            "curve_a, curve_b: expected curves on the same data (equal n_pos and n_neg), got "
+            f"({curve_a.n_pos}, {curve_a.n_neg}) and ({curve_b.n_pos}, {curve_b.n_neg})"
+        )
+    ra = curve_a.to_roc() if isinstance(curve_a, PRCurve) else curve_a
+    rb = curve_b.to_roc() if isinstance(curve_b, PRCurve) else curve_b
+    return envelope_dominates(ra.fpr, ra.tpr, rb.fpr, rb.tpr)
+
+
+def evaluate_thresholds(
+    y_true: Any,
+    y_score: Any,
+    thresholds: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    threshold_rule: str = "ge",
+) -> PRCurve:
+    """PR points of (test) data at thresholds chosen elsewhere (e.g. on tuning data).
+
+    Davis & Goadrich (2006, section 5) choose the ROC-hull thresholds on tuning data and apply
+    them to test data; this gives the test points, predicting positive when ``score >= t``.
+
+    Parameters
+    ----------
+    thresholds : array-like
+        Thresholds; duplicates are merged and they are returned in decreasing order.  Thresholds
+        above every score predict nothing positive, have no precision, and are dropped with a
+        :class:`ThresholdsDroppedWarning`.
+    threshold_rule : {"ge", "gt"}
+        Predict positive when ``score >= t`` (default) or ``score > t``; use the rule of the
+        curve the thresholds came from (``curve.threshold_rule``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from prcurve import pr_curve, evaluate_thresholds
+    >>> rng = np.random.default_rng(1)
+    >>> y = rng.random(400) < 0.2; s = rng.normal(size=400) + y
+    >>> hull = pr_curve(y[:200], s[:200]).achievable()          # tuning half
+    >>> test = evaluate_thresholds(y[200:], s[200:], hull.thresholds)
+    >>> test.thresholds.shape == np.unique(hull.thresholds).shape
+    True
+    """
+    check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
+    y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
+    t = np.asarray(thresholds)
+    if t.ndim != 1 or t.shape[0] == 0 or t.dtype.kind not in "biuf":
+        raise ValueError(f"thresholds: expected a non-empty 1-D array of numbers, got {t!r}")
+    counts = count_sorted(y, s, w)
+    # compare in the scores' own dtype when the thresholds fit in it exactly (large integers
+    # would lose precision in float64), in float64 otherwise
+    common = np.result_type(counts.thresholds.dtype, t.dtype)
+    if common.kind == "f":
+        common = np.dtype(np.float64)
+    t = np.unique(t.astype(common))[::-1]
+    ascending = counts.thresholds[::-1].astype(common)
+    # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt")
+    if threshold_rule == "ge":
+        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="left")
+    else:
+        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="right")
+    valid = k >= 0
+    if not valid.any():
+        raise ValueError(
+            f"thresholds: expected at least one threshold at or below the highest score "
+            f"{ascending[-1]!r}, got all above it (lowest {t[-1]!r})"
+        )
+    if not valid.all():
+        warnings.warn(
+            f"{int((~valid).sum())} threshold(s) above every score predict no positive and "
+            "were dropped",
+            ThresholdsDroppedWarning,
+            stacklevel=2,
+        )
+    t, k = t[valid], k[valid]
+    tp, fp = counts.tp[k], counts.fp[k]
+    return PRCurve(
+        thresholds=t,
+        tp=tp,
+        fp=fp,
+        precision=tp / (tp + fp),
+        recall=tp / counts.n_pos,
+        n_pos=counts.n_pos,
+        n_neg=counts.n_neg,
+        threshold_rule=threshold_rule,
+    )

@@ -1,0 +1,337 @@
+"""The analysis behind ``prcurve report``: every number, computed once, as plain result types.
+
+:func:`analyse` computes, for every score column, the PR, ROC and PRG curves from one sort, every
+AUC-PR estimator and the achievable curve, the intervals, the band and the paired comparisons,
+and returns an :class:`Analysis`.  Rendering and writing live in ``_html`` and ``_write``, which
+import these types; nothing here imports them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from .._core._area import AUC_PR_METHODS
+from .._core._counts import count_sorted
+from .._core._empirical import PRCurve, ROCCurve
+from .._inference import (
+    AUCPRInterval,
+    ComparisonResult,
+    PRConfidenceBand,
+    auc_pr_ci,
+    auc_pr_interval,
+    compare,
+    pr_confidence_band,
+)
+from .._prg._curve import PRGCurve
+from ._io import LabelledScores
+
+__all__ = ["Analysis", "ScorerAnalysis", "Settings", "analyse"]
+
+Progress = Callable[[int, int], None]
+
+#: Closed-form intervals computed for every AUC-PR estimator.
+CLOSED_FORM_INTERVALS = ("binomial", "logit")
+#: The estimator that also gets a bootstrap interval (the bootstrap of the others is costlier).
+BOOTSTRAP_METHOD = "average_precision"
+#: ``--n-resamples auto``: 1000 replicates up to this many rows, fewer above (see below).
+AUTO_RESAMPLES_WORK = 10**8
+
+
+def auto_resamples(n: int) -> int:
+    """Bootstrap replicates for ``n`` rows: 1000, cut so that ``n * B <= 1e8``, at least 100.
+
+    Every replicate costs time proportional to ``n``; this keeps a report on 10⁶ rows to
+    about a minute.  Pass ``--n-resamples`` to choose.
+    """
+    return int(min(1000, max(100, AUTO_RESAMPLES_WORK // max(n, 1) // 10 * 10)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user asked for; written into the report."""
+
+    source: str
+    label: str
+    scores: tuple[str, ...]
+    positive_label: str
+    level: float = 0.95
+    n_resamples: int = 1000
+    seed: int | None = 0
+    out: str = "prcurve-report"
+    n_resamples_auto: bool = False
+    jobs: int = 1
+
+
+@dataclass(frozen=True)
+class ScorerAnalysis:
+    """Every computed result for one score column."""
+
+    name: str
+    pr: PRCurve
+    roc: ROCCurve
+    prg: PRGCurve
+    achievable: PRCurve
+    roc_hull: ROCCurve
+    prg_hull: PRGCurve
+    auc_pr: dict[str, float]
+    auc_pr_ci: dict[str, dict[str, AUCPRInterval]] = field(default_factory=dict)
+    band: PRConfidenceBand | None = None
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The whole report's results."""
+
+    settings: Settings
+    n: int
+    n_pos: int
+    n_neg: int
+    scorers: dict[str, ScorerAnalysis]
+    comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _announce(progress: Any, label: str) -> None:
+    """Start a new labelled task on a progress bar (plain callables have no labels)."""
+    start = getattr(progress, "start", None)
+    if start is not None:
+        start(label)
+
+
+class _Stage:
+    """Announce a stage on the progress bar and time it."""
+
+    def __init__(self, progress: Any, label: str, timings: dict[str, float], key: str):
+        self.progress, self.label, self.timings, self.key = progress, label, timings, key
+
+    def __enter__(self) -> _Stage:
+        _announce(self.progress, self.label)
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.timings[self.key] = time.perf_counter() - self.t0
+        if exc[0] is None and self.progress is not None:
+            self.progress(1, 1)
+
+
+def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) -> Any:
+    """Run a task; return its result, its notes and its wall time (measured where it runs)."""
+    t0 = time.perf_counter()
+    res, notes = task(*args, **kw)
+    return res, notes, time.perf_counter() - t0
+
+
+def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    """Run one inference step; its warnings and data-dependent errors become report notes."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = func(*args, **kw)
+        except ValueError as exc:
+            notes.append(f"{what}: not computed ({exc})")
+            result = None
+    for w in caught:
+        notes.append(f"{what}: {w.message}")
+    return result
+
+
+def _closed_form_intervals(
+    auc_pr: dict[str, float], n_pos: float, level: float
+) -> tuple[dict[str, dict[str, AUCPRInterval]], list[str]]:
+    """Binomial and logit intervals of every AUC-PR estimate (from the curve: no re-sort)."""
+    notes: list[str] = []
+    cis: dict[str, dict[str, AUCPRInterval]] = {}
+    for method, estimate in auc_pr.items():
+        for kind in CLOSED_FORM_INTERVALS:
+            res = _guarded(
+                notes, f"{kind} interval of {method}", auc_pr_interval, estimate, n_pos,
+                interval=kind, level=level, method=method,
+            )  # fmt: skip
+            if res is not None:
+                cis.setdefault(method, {})[kind] = res
+    return cis, notes
+
+
+def _bootstrap_task(
+    y: np.ndarray, score: np.ndarray, level: float, b: int, seed: Any, progress: Any = None
+) -> tuple[Any, list[str]]:
+    notes: list[str] = []
+    res = _guarded(
+        notes, f"bootstrap interval of {BOOTSTRAP_METHOD}", auc_pr_ci, y, score,
+        method=BOOTSTRAP_METHOD, interval="bootstrap_percentile", level=level, n_resamples=b,
+        rng=np.random.default_rng(seed), progress=progress,
+    )  # fmt: skip
+    return res, notes
+
+
+def _band_task(
+    y: np.ndarray, score: np.ndarray, level: float, b: int, seed: Any, progress: Any = None
+) -> tuple[Any, list[str]]:
+    notes: list[str] = []
+    res = _guarded(
+        notes, "confidence band", pr_confidence_band, y, score, level=level, n_resamples=b,
+        rng=np.random.default_rng(seed), progress=progress,
+    )  # fmt: skip
+    return res, notes
+
+
+def _compare_task(
+    y: np.ndarray,
+    a: np.ndarray,
+    b_score: np.ndarray,
+    level: float,
+    b: int,
+    seed: Any,
+    what: str,
+    progress: Any = None,
+) -> tuple[Any, list[str]]:
+    notes: list[str] = []
+    res = _guarded(
+        notes, what, compare, y, a, b_score, level=level, n_resamples=b,
+        rng=np.random.default_rng(seed), progress=progress,
+    )  # fmt: skip
+    return res, notes
+
+
+#: Below this many resampled rows (n × replicates) the inference runs in this process.
+PARALLEL_MIN_WORK = 2 * 10**7
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _executor(jobs: int) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
+    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
+        method = "fork"
+    elif "forkserver" in multiprocessing.get_all_start_methods():
+        method = "forkserver"
+    else:
+        method = "spawn"
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+
+
+def analyse(
+    data: LabelledScores, settings: Settings, *, progress: Progress | None = None
+) -> Analysis:
+    """Compute every curve and number of the report (no drawing, no writing).
+
+    Each scorer's curves come from one sort of its scores (PR from the counts, ROC and PRG from
+    the PR curve).  The inference steps (intervals, bootstrap, band, comparisons) are independent
+    tasks, each with its own random stream spawned from ``settings.seed``, so the results are the
+    same whether they run one after the other or, for large data, in ``settings.jobs``
+    processes.
+    """
+    level, b = settings.level, settings.n_resamples
+    names = list(data.scores)
+    pairs = list(combinations(names, 2))
+    seeds = iter(np.random.SeedSequence(settings.seed).spawn(2 * len(names) + len(pairs)))
+    curves: dict[str, dict[str, Any]] = {}
+    for name, score in data.scores.items():
+        timings: dict[str, float] = {}
+        with _Stage(progress, f"{name}: curves", timings, "curves"):
+            counts = count_sorted(data.y, score)  # the one sort of this scorer's curves
+            pr = PRCurve.from_counts(counts)
+            roc = pr.to_roc()
+            prg = PRGCurve.from_pr(pr)
+            curves[name] = {
+                "pr": pr,
+                "roc": roc,
+                "prg": prg,
+                "achievable": pr.achievable(),
+                "roc_hull": roc.convex_hull(),
+                "prg_hull": prg.convex_hull(),
+                "auc_pr": {method: pr.auc(method) for method in AUC_PR_METHODS},
+                "timings": timings,
+            }
+    # (key, label, task, arguments), the costliest first for a balanced parallel run
+    tasks: list[tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...]]] = []
+    args: tuple[Any, ...]
+    for a, other in pairs:
+        what = f"comparison of {a} and {other}"
+        args = (data.y, data.scores[a], data.scores[other], level, b, next(seeds), what)
+        tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args))
+    for name in names:
+        args = (data.y, data.scores[name], level, b, next(seeds))
+        tasks.append(((name, "band"), f"{name}: confidence band", _band_task, args))
+        args = (data.y, data.scores[name], level, b, next(seeds))
+        tasks.append(((name, "auc_pr_bootstrap"), f"{name}: bootstrap", _bootstrap_task, args))
+    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
+    jobs = min(settings.jobs, len(tasks))
+    if jobs > 1 and data.n * b >= PARALLEL_MIN_WORK:
+        from concurrent.futures import as_completed
+
+        _announce(progress, f"bootstrap ({jobs} processes)")
+        with _executor(jobs) as pool:
+            futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args in tasks}
+            for done, fut in enumerate(as_completed(futures), start=1):
+                results[futures[fut]] = fut.result()
+                if progress is not None:
+                    progress(done, len(tasks))
+    else:
+        for key, label, fn, args in tasks:
+            _announce(progress, label)
+            results[key] = _timed(fn, *args, progress=progress)
+            if progress is not None:
+                progress(1, 1)
+
+    scorers: dict[str, ScorerAnalysis] = {}
+    for name in names:
+        c = curves[name]
+        timings = c["timings"]
+        started = time.perf_counter()
+        cis, n1 = _closed_form_intervals(c["auc_pr"], c["pr"].n_pos, level)
+        timings["auc_pr_ci"] = time.perf_counter() - started
+        boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
+        band, n3, timings["band"] = results[(name, "band")]
+        notes = n1 + n2 + n3
+        if boot is not None:
+            cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
+        scorers[name] = ScorerAnalysis(
+            name=name,
+            pr=c["pr"],
+            roc=c["roc"],
+            prg=c["prg"],
+            achievable=c["achievable"],
+            roc_hull=c["roc_hull"],
+            prg_hull=c["prg_hull"],
+            auc_pr=c["auc_pr"],
+            auc_pr_ci=cis,
+            band=band,
+            notes=notes,
+            timings=timings,
+        )
+    comparisons = []
+    common_notes: list[str] = []
+    compare_timings: dict[str, float] = {}
+    for a, other in pairs:
+        res, notes, compare_timings[f"{a} vs {other}"] = results[(a, other)]
+        common_notes += notes
+        if res is not None:
+            comparisons.append((a, other, res))
+    n_pos = int(np.count_nonzero(data.y))
+    return Analysis(
+        settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
+        compare_timings,
+    )  # fmt: skip

@@ -1,0 +1,335 @@
+"""Figures and the self-contained HTML page of ``prcurve report``.
+
+Every figure is a PNG embedded as a ``data:`` URI, so ``report.html`` is one file that opens
+anywhere, offline.  Every number shown comes from the ``summary.json`` dictionary, so the page
+and the JSON cannot disagree.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from ._analysis import Analysis
+from ._io import figure_png
+
+__all__ = ["Figure", "render_figures", "render_html"]
+
+METHOD_NAMES = {
+    "average_precision": "Average precision (step)",
+    "davis_goadrich": "Davis–Goadrich interpolated area",
+    "lower_trapezoid": "Lower trapezoid (Boyd et al.)",
+    "interpolated_median": "Interpolated median (Boyd et al.)",
+    "trapezoid": "Linear trapezoid (optimistic)",
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One embedded figure."""
+
+    key: str
+    title: str
+    caption: str
+    png: bytes
+
+
+def render_figures(analysis: Analysis) -> list[Figure]:
+    """Draw the overview and one three-panel figure per scorer (matplotlib, no pyplot)."""
+    from matplotlib.figure import Figure as MplFigure
+
+    from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
+    from ..plot._style import color_cycle
+
+    figures = []
+    fig = MplFigure(figsize=(11, 5.2))
+    ax_pr, ax_roc = fig.subplots(1, 2)
+    PRCurvesDisplay({n: s.pr for n, s in analysis.scorers.items()}).plot(
+        ax_pr, auc_method="average_precision", lower_bound=True
+    )
+    for i, (name, sc) in enumerate(analysis.scorers.items()):
+        ROCCurveDisplay(sc.roc, name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
+    ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
+    ax_roc.set_title("ROC")
+    fig.tight_layout()
+    figures.append(
+        Figure(
+            "overview",
+            "All scorers",
+            "Left: each scorer's PR curve, interpolated between operating points the "
+            "Davis–Goadrich way; the dashed line is chance (the prevalence), the dotted curve the "
+            "lowest achievable PR curve, grey curves iso-F₁. Right: the ROC curves.",
+            figure_png(fig),
+        )
+    )
+    for i, (name, sc) in enumerate(analysis.scorers.items()):
+        fig = MplFigure(figsize=(15, 5.2))
+        ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
+        color = color_cycle(i)
+        PRCurveDisplay(sc.pr, name=name, achievable=sc.achievable, band=sc.band).plot(
+            ax_pr, color=color
+        )
+        ROCCurveDisplay(sc.roc, name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
+        PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
+        ax_pr.set_title("Precision–recall")
+        ax_roc.set_title("ROC with convex hull")
+        ax_prg.set_title("Precision–recall–gain")
+        fig.tight_layout()
+        figures.append(
+            Figure(
+                f"scorer-{i}",
+                name,
+                "Left: PR curve with the achievable curve (the ROC convex hull mapped to PR space, "
+                "dashed)"
+                + (
+                    f" and a {sc.band.level:.0%} simultaneous confidence band (shaded, "
+                    f"{sc.band.method.replace('_', ' ')}, recall "
+                    f"{sc.band.recall_range[0]:g}–{sc.band.recall_range[1]:g})"
+                    if sc.band is not None
+                    else ""
+                )
+                + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
+                "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point.",
+                figure_png(fig),
+            )
+        )
+    return figures
+
+
+def _fmt(x: Any, digits: int = 4) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, int):
+        return f"{x:,}"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _ci(entry: dict[str, Any] | None) -> str:
+    if not entry:
+        return "–"
+    return f"[{_fmt(entry['low'])}, {_fmt(entry['high'])}]"
+
+
+def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _img(fig: Figure) -> str:
+    data = base64.b64encode(fig.png).decode("ascii")
+    alt = html.escape(f"{fig.title}: {fig.caption}")
+    return (
+        f'<figure id="{fig.key}"><img src="data:image/png;base64,{data}" alt="{alt}">'
+        f"<figcaption>{html.escape(fig.caption)}</figcaption></figure>"
+    )
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;
+background:#fafafa;line-height:1.45}
+main{max-width:1200px;margin:0 auto;padding:24px 32px 64px;background:#fff}
+h1{font-size:1.7em;margin:0.2em 0}h2{margin-top:1.8em;border-bottom:2px solid #0072B2;
+padding-bottom:4px}h3{margin-top:1.4em}
+table{border-collapse:collapse;margin:12px 0;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}
+th{background:#f0f4f8}td:first-child,th:first-child{text-align:left}
+figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
+figcaption{font-size:0.9em;color:#555;margin-top:4px}
+table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
+code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
+"""
+
+
+def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure]) -> str:
+    """The report page: one string, everything inline."""
+    st, d = data["settings"], data["data"]
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>prcurve report — {esc(st['source'])}</title>",
+        f"<style>{CSS}</style></head><body><main>",
+        "<h1>Precision–recall report</h1>",
+        f'<p class="meta">Data: <code>{esc(st["source"])}</code> — {d["n"]:,} rows, '
+        f"{d['n_pos']:,} positives (label <code>{esc(st['positive_label'])}</code> in column "
+        f"<code>{esc(st['label_column'])}</code>), {d['n_neg']:,} negatives, prevalence "
+        f"π₊ = {d['prevalence']:.4f}. Made by prcurve {esc(data['prcurve_version'])}.</p>",
+        "<h2>Summary</h2>",
+    ]
+    level = st["level"]
+    head = [
+        "scorer",
+        "AP",
+        f"AP {level:.0%} CI (bootstrap)",
+        "AUC-PR (DG)",
+        "achievable AUC-PR",
+        "ROC AUC",
+        "AUPRG",
+        "best F₁",
+    ]
+    rows = []
+    for name, s in data["scorers"].items():
+        boot = s["auc_pr_ci"].get("average_precision", {}).get("bootstrap_percentile")
+        rows.append(
+            [
+                esc(name),
+                _fmt(s["auc_pr"]["average_precision"]),
+                _ci(boot),
+                _fmt(s["auc_pr"]["davis_goadrich"]),
+                _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
+                _fmt(s["roc_auc"]),
+                _fmt(s["auprg"]),
+                _fmt(s["best_f1"]["f1"]),
+            ]
+        )
+    parts.append(_table(head, rows, "summary"))
+    links = [
+        f'<a href="#section-{fig.key}">{esc(name)}</a>'
+        for fig, name in zip(figures[1:], data["scorers"], strict=True)
+    ]
+    if data["comparisons"]:
+        links.append('<a href="#comparisons">pairwise comparisons</a>')
+    links.append('<a href="#settings">settings</a>')
+    parts.append(f'<p class="meta">Sections: {" · ".join(links)}</p>')
+    parts.append(_img(figures[0]))
+    for fig, (name, s) in zip(figures[1:], data["scorers"].items(), strict=True):
+        parts.append(f'<h2 id="section-{fig.key}">Scorer <code>{esc(name)}</code></h2>')
+        parts.append(_img(fig))
+        parts.append("<h3>AUC-PR estimators</h3>")
+        kinds = ("binomial", "logit", "bootstrap_percentile")
+        rows = [
+            [METHOD_NAMES[m], _fmt(v)] + [_ci(s["auc_pr_ci"].get(m, {}).get(k)) for k in kinds]
+            for m, v in s["auc_pr"].items()
+        ]
+        parts.append(
+            _table(
+                [
+                    "estimator",
+                    "estimate",
+                    f"{level:.0%} CI binomial",
+                    f"{level:.0%} CI logit",
+                    f"{level:.0%} CI bootstrap",
+                ],
+                rows,
+            )
+        )
+        parts.append(
+            '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
+            "percentile bootstrap (stratified: positives and negatives resampled separately, "
+            f"{st['n_resamples']:,} resamples) is computed for average precision.</p>"
+        )
+        band = s.get("confidence_band")
+        if band is not None:
+            parts.append("<h3>Confidence band</h3>")
+            bw = band["bandwidth"]
+            rows = [
+                ["method", esc(band["method"].replace("_", " "))],
+                ["simultaneous level", f"{band['level']:g}"],
+                ["recall range", f"{band['recall_range'][0]:g} – {band['recall_range'][1]:g}"],
+                ["half-width (precision units)", _fmt(band["radius"])],
+                ["bootstrap resamples", _fmt(band["n_resamples"])],
+                [
+                    "kernel bandwidths (positives, negatives)",
+                    "–" if bw is None else f"{bw[0]:.4g}, {bw[1]:.4g}",
+                ],
+            ]
+            parts.append(_table(["band", "value"], rows))
+            parts.append(
+                '<p class="note">Clémençon &amp; Vayatis (2009), Algorithm 1: smoothed '
+                "bootstrap of the functional PR estimator, sup-norm over the recall range.</p>"
+            )
+        if s["notes"]:
+            parts.append("<h3>Notes</h3><ul>")
+            parts.extend(f"<li>{esc(n)}</li>" for n in s["notes"])
+            parts.append("</ul>")
+        best = s["best_f1"]
+        rows = [
+            ["distinct thresholds (operating points)", _fmt(s["n_thresholds"])],
+            ["ROC AUC", _fmt(s["roc_auc"])],
+            ["ROC convex hull AUC", _fmt(s["roc_hull_auc"])],
+            ["achievable curve: points", _fmt(s["achievable"]["n_points"])],
+            ["achievable curve: AUC-PR (DG)", _fmt(s["achievable"]["auc_pr_davis_goadrich"])],
+            ["AUPRG", _fmt(s["auprg"])],
+            ["AUPRG of the PRG convex hull", _fmt(s["auprg_hull"])],
+            [
+                "best F₁ (threshold)",
+                f"{_fmt(best['f1'])} (score ≥ {best['threshold']:.6g}; precision "
+                f"{_fmt(best['precision'], 3)}, recall {_fmt(best['recall'], 3)})",
+            ],
+        ]
+        parts.append("<h3>Other numbers</h3>")
+        parts.append(_table(["quantity", "value"], rows))
+    if data["comparisons"]:
+        parts.append('<h2 id="comparisons">Pairwise comparisons</h2>')
+        rows = []
+        for c in data["comparisons"]:
+            rows.append(
+                [
+                    f"<code>{esc(c['a'])}</code> − <code>{esc(c['b'])}</code>",
+                    _fmt(c["estimate_a"]),
+                    _fmt(c["estimate_b"]),
+                    _fmt(c["difference"]),
+                    _ci(c),
+                    _fmt(c["p_value"]),
+                    "yes" if c["bands_separate"] else "no",
+                ]
+            )
+        parts.append(
+            _table(
+                [
+                    "A − B",
+                    "AP of A",
+                    "AP of B",
+                    "difference",
+                    f"{level:.0%} CI",
+                    "p-value",
+                    "bands separate",
+                ],
+                rows,
+            )
+        )
+        parts.append(
+            '<p class="note">Paired stratified bootstrap: each resample draws the same '
+            'instances for both scorers. "Bands separate": the two naive-bootstrap '
+            "bands are disjoint at some recall.</p>"
+        )
+    if data["notes"]:
+        parts.append("<h3>Notes</h3><ul>")
+        parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])
+        parts.append("</ul>")
+    parts.append('<h2 id="settings">Settings</h2>')
+    rows = [
+        ["input", f"<code>{esc(st['source'])}</code>"],
+        ["label column", f"<code>{esc(st['label_column'])}</code>"],
+        ["positive label", f"<code>{esc(st['positive_label'])}</code>"],
+        ["score columns", ", ".join(f"<code>{esc(c)}</code>" for c in st["score_columns"])],
+        ["confidence level", f"{st['level']:g}"],
+        [
+            "bootstrap resamples",
+            f"{st['n_resamples']:,}"
+            + (
+                " (auto: fewer for large data; set --n-resamples)" if st["n_resamples_auto"] else ""
+            ),
+        ],
+        ["random seed", esc(str(st["seed"]))],
+    ]
+    parts.append(_table(["setting", "value"], rows, "text"))
+    files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
+    parts.append(
+        f'<p class="note">Files written with this page: {files}. <code>summary.json</code> holds '
+        "every number shown here; the CSV files hold every operating point.</p>"
+    )
+    parts.append(
+        '<p class="note">Conventions: an instance is predicted positive when its score is at '
+        "least the threshold; tied scores form one operating point. Between operating points "
+        "the PR curve is interpolated in count space (Davis &amp; Goadrich 2006), which is not "
+        "a straight line in PR space; the linear trapezoid overstates the area and is shown "
+        "only for comparison.</p>"
+    )
+    parts.append("</main></body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,198 @@
+"""Writing a report: ``summary.json``, the curve CSV files and ``report.html``, atomically.
+
+:func:`write_report` renders the figures and the page (``_html``) from an
+:class:`~._analysis.Analysis` and writes every file through ``_io.write_tree``, which moves them
+into place only when everything succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ._analysis import Analysis, Progress, _Stage
+from ._io import curve_csv, write_tree
+
+__all__ = ["curve_files", "summary", "write_report"]
+
+
+# --- summary.json ------------------------------------------------------------------------------
+
+
+def _num(x: Any) -> float | int | None:
+    """A JSON-safe number (``None`` never happens for finite results)."""
+    if isinstance(x, int | np.integer):
+        return int(x)
+    v = float(x)
+    return v if np.isfinite(v) else None
+
+
+def summary(analysis: Analysis) -> dict[str, Any]:
+    """Every number in the report, as plain JSON-able data."""
+    s = analysis.settings
+    out: dict[str, Any] = {
+        "prcurve_version": __version__,
+        "settings": {
+            "source": s.source,
+            "label_column": s.label,
+            "score_columns": list(s.scores),
+            "positive_label": s.positive_label,
+            "level": s.level,
+            "n_resamples": s.n_resamples,
+            "n_resamples_auto": s.n_resamples_auto,
+            "seed": s.seed,
+        },
+        "data": {
+            "n": analysis.n,
+            "n_pos": analysis.n_pos,
+            "n_neg": analysis.n_neg,
+            "prevalence": analysis.n_pos / analysis.n,
+        },
+        "scorers": {},
+    }
+    for name, sc in analysis.scorers.items():
+        best = sc.prg.best_f_threshold()
+        out["scorers"][name] = {
+            "n_thresholds": int(sc.pr.thresholds.shape[0]),
+            "auc_pr": {m: _num(v) for m, v in sc.auc_pr.items()},
+            "roc_auc": _num(sc.roc.auc()),
+            "roc_hull_auc": _num(sc.roc_hull.auc()),
+            "achievable": {
+                "n_points": int(sc.achievable.recall.shape[0]),
+                "auc_pr_davis_goadrich": _num(sc.achievable.auc("davis_goadrich")),
+            },
+            "auprg": _num(sc.prg.auc()),
+            "auprg_hull": _num(sc.prg_hull.auc()),
+            "best_f1": {
+                "threshold": _num(best.threshold),
+                "f1": _num(best.f_beta),
+                "precision": _num(best.precision),
+                "recall": _num(best.recall),
+            },
+            "auc_pr_ci": {
+                method: {
+                    kind: {
+                        "low": _num(r.interval.low),
+                        "high": _num(r.interval.high),
+                        "level": r.level,
+                        **({"n_resamples": r.n_resamples} if r.n_resamples else {}),
+                    }
+                    for kind, r in kinds.items()
+                }
+                for method, kinds in sc.auc_pr_ci.items()
+            },
+            "notes": list(sc.notes),
+        }
+        if sc.band is not None:
+            band = sc.band
+            out["scorers"][name]["confidence_band"] = {
+                "method": band.method,
+                "level": band.level,
+                "recall_range": list(band.recall_range),
+                "radius": _num(band.radius),
+                "n_resamples": band.n_resamples,
+                "bandwidth": None if band.bandwidth is None else [_num(h) for h in band.bandwidth],
+                "effective_sample_size": _num(band.effective_sample_size),
+                "grid_points": int(band.recall.shape[0]),
+            }
+    out["comparisons"] = [
+        {
+            "a": a,
+            "b": b,
+            "method": r.method,
+            "estimate_a": _num(r.estimate_a),
+            "estimate_b": _num(r.estimate_b),
+            "difference": _num(r.difference),
+            "low": _num(r.interval.low),
+            "high": _num(r.interval.high),
+            "level": r.level,
+            "p_value": _num(r.p_value),
+            "n_resamples": r.n_resamples,
+            "bands_separate": bool(r.bands_separate),
+        }
+        for a, b, r in analysis.comparisons
+    ]
+    out["notes"] = list(analysis.notes)
+    return out
+
+
+# --- curves as CSV ---------------------------------------------------------------------------
+
+
+def curve_files(analysis: Analysis) -> dict[str, str]:
+    """File name (under ``curves/``) → CSV text, for every scorer."""
+    files: dict[str, str] = {}
+    for name, sc in analysis.scorers.items():
+        stem = _file_stem(name)
+        pr, roc, prg = sc.pr, sc.roc, sc.prg
+        files[f"{stem}.csv"] = curve_csv(
+            {
+                "threshold": pr.thresholds,
+                "tp": pr.tp,
+                "fp": pr.fp,
+                "precision": pr.precision,
+                "recall": pr.recall,
+                "fpr": roc.fpr,
+                "precision_gain": prg.precision_gain,
+                "recall_gain": prg.recall_gain,
+            }
+        )
+        a = sc.achievable
+        files[f"{stem}_achievable.csv"] = curve_csv(
+            {
+                "threshold": a.thresholds,
+                "tp": a.tp,
+                "fp": a.fp,
+                "precision": a.precision,
+                "recall": a.recall,
+            }
+        )
+        if sc.band is not None:
+            band = sc.band
+            files[f"{stem}_band.csv"] = curve_csv(
+                {
+                    "recall": band.recall,
+                    "estimate": band.estimate,
+                    "low": np.asarray(band.band.low),
+                    "high": np.asarray(band.band.high),
+                }
+            )
+    return files
+
+
+def _file_stem(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "score"
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def write_report(
+    analysis: Analysis, out_dir: str, *, progress: Progress | None = None
+) -> dict[str, str]:
+    """Render and write the report into ``out_dir``, atomically; return the written paths.
+
+    Everything is built in memory and in a temporary directory beside ``out_dir``, and moved
+    into place only when complete, so a failure leaves no partial report (an earlier report
+    there is kept).
+    """
+    from ._html import render_figures, render_html
+
+    timings: dict[str, float] = {}
+    with _Stage(progress, "figures", timings, "figures"):
+        figures = render_figures(analysis)
+    data = summary(analysis)
+    curves = {f"curves/{name}": text for name, text in curve_files(analysis).items()}
+    data["files"] = ["report.html", "summary.json", *curves]
+    files: dict[str, str | bytes] = {
+        "report.html": render_html(analysis, data, figures),
+        "summary.json": json.dumps(data, indent=2, allow_nan=False),
+        **curves,
+    }
+    with _Stage(progress, "writing", timings, "writing"):
+        written = write_tree(out_dir, files, what="the report")
+    return {"report": written["report.html"], "summary": written["summary.json"]}

@@ -1,0 +1,124 @@
+"""The report opened in headless Chromium: it loads, every figure is there and decodes.
+
+Chromium is required in CI: ``.ci/run`` installs Debian's ``chromium`` and runs with ``CI=true``,
+where a missing browser fails this test rather than skipping it, so it cannot pass unnoticed.
+On a developer's machine without Chromium the test is skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+from matplotlib import image as mpimg
+
+from prcurve._reporting._io import BUILTIN_EXAMPLE
+from prcurve.cli import main
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Appended to a copy of the page: writes what Chromium made of every <img> into the DOM.
+PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var out = [];
+  document.querySelectorAll("img").forEach(function (img) {
+    out.push([img.complete ? 1 : 0, img.naturalWidth, img.naturalHeight,
+              img.getBoundingClientRect().width]);
+  });
+  var pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>
+"""
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        message = "chromium is not installed: run 'apt-get install -y chromium' (CI does)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def _run(args: list[str], tmp_path) -> subprocess.CompletedProcess:
+    profile = tmp_path / f"profile-{len(list(tmp_path.iterdir()))}"
+    return subprocess.run(
+        [_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        timeout=180,
+    )
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("browser") / "report"
+    assert main(["report", "--out", str(out), "--n-resamples", "200", "--quiet"]) == 0
+    return out / "report.html"
+
+
+def test_report_loads_in_chromium_with_every_figure(report, tmp_path):
+    page = report.read_text()
+    n_figures = 1 + len(BUILTIN_EXAMPLE.scores)
+
+    # 1. the DOM as Chromium parsed it: every <img> carries a data: PNG of real size
+    dom = _run(["--dump-dom", report.as_uri()], tmp_path)
+    assert dom.returncode == 0, dom.stderr.decode(errors="replace")[-2000:]
+    html = dom.stdout.decode()
+    assert "<h1>Precision–recall report</h1>" in html
+    srcs = re.findall(r'<img src="([^"]+)"', html)
+    assert len(srcs) == n_figures
+    for src in srcs:
+        assert src.startswith("data:image/png;base64,")
+        png = base64.b64decode(src.split(",", 1)[1], validate=True)
+        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 20_000
+        pixels = mpimg.imread(io.BytesIO(png), format="png")
+        assert pixels.shape[0] > 300 and pixels.shape[1] > 600
+        assert pixels[..., :3].std() > 0.05  # a drawing, not a flat image
+
+    # 2. Chromium decoded every image (none broken) and laid it out with a width
+    probe_page = tmp_path / "probe.html"
+    probe_page.write_text(page.replace("</body>", PROBE + "</body>"))
+    dom = _run(["--virtual-time-budget=10000", "--dump-dom", probe_page.as_uri()], tmp_path)
+    assert dom.returncode == 0
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout.decode())
+    assert found, "the page's load event did not fire"
+    images = np.array(json.loads(found.group(1)), dtype=float)
+    assert images.shape == (n_figures, 4)
+    assert np.all(images[:, 0] == 1), "an image did not finish loading"
+    assert np.all(images[:, 1] > 600) and np.all(images[:, 2] > 300), "a broken image"
+    assert np.all(images[:, 3] > 300), "an image is not displayed"
+
+    # 3. a screenshot of the page that is not blank
+    shot = tmp_path / "shot.png"
+    res = _run([f"--screenshot={shot}", "--window-size=1280,4000", report.as_uri()], tmp_path)
+    assert res.returncode == 0 and shot.exists()
+    pixels = mpimg.imread(shot)
+    assert pixels.shape[:2] == (4000, 1280)
+    rgb = pixels[..., :3]
+    assert rgb.std() > 0.05
+    non_white = np.mean(np.any(rgb < 0.9, axis=-1))
+    assert non_white > 0.05, f"the screenshot is nearly blank ({non_white:.1%} non-white)"
+    # the figures' colours (Okabe–Ito blue #0072B2) are on screen
+    blue = np.all(np.abs(rgb - np.array([0, 0x72, 0xB2]) / 255) < 0.08, axis=-1)
+    assert blue.sum() > 500
