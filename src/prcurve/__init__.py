@@ -19,6 +19,7 @@ from ._core._empirical import (
     roc_curve,
 )
 from ._core._interpolation import InterpolatedPoints, dg_interpolate
+from ._core._operating import OperatingPoint, TargetNotMetWarning
 from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
 from ._core._spaces import pr_to_roc, roc_to_pr
 from ._inference import (
@@ -33,6 +34,7 @@ from ._inference import (
     auc_pr_interval,
     compare,
     coverage_study,
+    operating_point,
     pr_confidence_band,
     pr_pointwise_ci,
 )
@@ -93,6 +95,7 @@ __all__ = [
     "IsoFLine",
     "LowEffectiveSampleSizeWarning",
     "NormalApproximation",
+    "OperatingPoint",
     "PRConfidenceBand",
     "PRCurve",
     "PRCurveWarning",
@@ -104,6 +107,7 @@ __all__ = [
     "PopulationModel",
     "PopulationOperatingPoints",
     "ROCCurve",
+    "TargetNotMetWarning",
     "ThresholdsDroppedWarning",
     "UndefinedMetricWarning",
     "achievable_pr_curve",
@@ -126,6 +130,7 @@ __all__ = [
     "gains_from_counts",
     "iso_f_gain_line",
     "normal_approximation",
+    "operating_point",
     "population_curves",
     "pr_confidence_band",
     "pr_curve",

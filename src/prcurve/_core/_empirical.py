@@ -13,6 +13,9 @@ from ._batch import functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
+from ._operating import precision_at_recall as _precision_at_recall
+from ._operating import recall_at_precision as _recall_at_precision
+from ._partial import area_with_options, check_prevalence, negative_factor
 from ._results import PRCurveWarning, compact_repr
 from ._validation import (
     check_binary_problem,
@@ -114,12 +117,89 @@ class PRCurve:
         """n₋ / n₊."""
         return float(self.n_neg / self.n_pos)
 
-    def auc(self, method: str = "average_precision") -> float:
-        """Area under the curve by one of :data:`AUC_PR_METHODS` (see :func:`auc_pr`)."""
+    def auc(
+        self,
+        method: str = "average_precision",
+        *,
+        recall_range: tuple[float, float] | None = None,
+        normalize: bool = False,
+    ) -> float:
+        """Area under the curve by one of :data:`AUC_PR_METHODS` (see :func:`auc_pr`).
+
+        ``recall_range=(a, b)`` gives the partial area between recalls a and b (divided by
+        ``b − a`` with ``normalize=True``); see :func:`auc_pr`.
+        """
         check_choice(method, "method", tuple(AUC_PR_METHODS))
+        if recall_range is not None or normalize:
+            return area_with_options(
+                self.tp, self.fp, self.n_pos, self.n_neg, method,
+                recall_range=recall_range, normalize=normalize,
+            )  # fmt: skip
         if method == "average_precision":  # reuse the stored precision
             return average_precision_from(self.tp, self.precision, self.n_pos)
         return area_from_counts(self.tp, self.fp, self.n_pos, method)
+
+    def recall_at_precision(self, precision: Any) -> np.ndarray | float:
+        """Highest recall among the operating points whose precision is at least ``precision``.
+
+        Achievable points only (no interpolation); 0 where no point reaches the precision (then
+        only flagging nothing meets it).  Distinct from the functional estimator
+        :meth:`precision_at`.  See :func:`prcurve.operating_point` for the threshold, counts and
+        intervals.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curve
+        >>> c = pr_curve([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+        >>> c.recall_at_precision([0.75, 0.7, 1.0])
+        array([1.        , 1.        , 0.33333333])
+        """
+        return _recall_at_precision(self.tp, self.fp, self.n_pos, precision)
+
+    def precision_at_recall(self, recall: Any) -> np.ndarray | float:
+        """Highest precision among the operating points whose recall is at least ``recall``.
+
+        Achievable points only; always defined (the last point has recall 1).  Distinct from the
+        functional estimator :meth:`precision_at`, which reads the curve at a recall level.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curve
+        >>> c = pr_curve([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+        >>> c.precision_at_recall(0.5)
+        0.75
+        """
+        return _precision_at_recall(self.tp, self.fp, self.n_pos, recall)
+
+    def at_prevalence(self, prevalence: float) -> PRCurve:
+        """The curve at a deployment prevalence π: TPR and FPR kept, precision recomputed.
+
+        Every negative is weighted by ``w = n₊(1 − π)/(π n₋)``, so ``fp`` becomes ``w·fp``,
+        ``n_neg`` becomes ``n₊(1 − π)/π`` and precision ``tp/(tp + w·fp)``; ``auc`` of the result
+        gives every estimator at π, and its chance line is ``precision = π``.  The same as
+        :func:`pr_curve` with the negatives' ``sample_weight`` multiplied by ``w``.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curve
+        >>> c = pr_curve([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+        >>> d = c.at_prevalence(0.1)
+        >>> round(d.prevalence, 12), d.precision.round(3).tolist()
+        (0.1, [1.0, 0.1, 0.182, 0.25, 0.143, 0.1])
+        """
+        pi = check_prevalence(prevalence)
+        w = float(negative_factor(self.n_pos, self.n_neg, pi))
+        fp = np.multiply(self.fp, w, dtype=np.float64)
+        return PRCurve(
+            thresholds=self.thresholds,
+            tp=self.tp,
+            fp=fp,
+            precision=precision_of(self.tp, fp),
+            recall=self.recall,
+            n_pos=self.n_pos,
+            n_neg=float(self.n_neg * w),
+            threshold_rule=self.threshold_rule,
+        )
 
     def precision_at(self, recall: Any) -> np.ndarray | float:
         """The functional estimator PR̂(β) at recall levels β in (0, 1].
@@ -329,6 +409,9 @@ def auc_pr(
     method: str = "average_precision",
     sample_weight: Any = None,
     pos_label: Any = None,
+    recall_range: tuple[float, float] | None = None,
+    normalize: bool = False,
+    prevalence: float | None = None,
 ) -> float:
     """Area under the precision-recall curve.
 
@@ -353,6 +436,20 @@ def auc_pr(
         ``"interpolated_median"``
             Boyd et al. (2013): the median precision at each distinct recall, joined by
             Davis–Goadrich interpolation; from recall 0 a rectangle at the next median.
+    recall_range : (a, b), optional
+        Partial area between recalls ``0 <= a < b <= 1``: the estimator's curve integrated
+        exactly over that range (Davis–Goadrich segments are cut in count space, where the cut
+        piece is again a segment with a closed-form area; steps and straight lines are cut
+        where they cross ``a`` and ``b``).  Offered for ``average_precision``,
+        ``davis_goadrich``, ``trapezoid`` and ``lower_trapezoid``; not for
+        ``interpolated_median``, whose medians of tied groups have no meaning on part of a group.
+    normalize : bool
+        With ``recall_range``, divide by ``b − a``: the mean precision over the range (1 for a
+        perfect ranking, about the prevalence for a random one).
+    prevalence : float, optional
+        Deployment prevalence π in (0, 1): the area of the curve at π (see
+        :meth:`PRCurve.at_prevalence`), the same as weighting every negative by
+        ``n₊(1 − π)/(π n₋)``.
 
     Returns
     -------
@@ -367,6 +464,11 @@ def auc_pr(
     """
     check_choice(method, "method", tuple(AUC_PR_METHODS))
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    if recall_range is not None or normalize or prevalence is not None:
+        return area_with_options(
+            counts.tp, counts.fp, counts.n_pos, counts.n_neg, method,
+            recall_range=recall_range, normalize=normalize, prevalence=prevalence,
+        )  # fmt: skip
     return area_from_counts(counts.tp, counts.fp, counts.n_pos, method)
 
 

@@ -2,9 +2,10 @@
 
 Holds the shared resampling machinery (``_resample``: bootstrap replicates without a second
 sort), kernel smoothing (``_kernel``), AUC-PR intervals (``_auc_ci``), pointwise intervals
-(``_pointwise``), simultaneous bands (``_band``), paired comparisons (``_compare``) and coverage
-studies (``_coverage``).  Implementation only; the public names are re-exported by
-:mod:`prcurve`.
+(``_pointwise``), simultaneous bands (``_band``), operating points and partial or
+reweighted AUC-PR with intervals (``_operating_ci``, ``_partial_ci``), paired comparisons
+(``_compare``) and coverage studies (``_coverage``).  Implementation only; the public names
+are re-exported by :mod:`prcurve`.
 
 May import: :mod:`prcurve._core`, :mod:`prcurve._population`.
 """
@@ -14,6 +15,7 @@ from ._band import PRConfidenceBand, pr_confidence_band
 from ._common import DegenerateBootstrapWarning, LowEffectiveSampleSizeWarning
 from ._compare import ComparisonResult, compare
 from ._coverage import CoverageResult, coverage_study
+from ._operating_ci import operating_point
 from ._pointwise import PointwiseCI, pr_pointwise_ci
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "auc_pr_interval",
     "compare",
     "coverage_study",
+    "operating_point",
     "pr_confidence_band",
     "pr_pointwise_ci",
 ]

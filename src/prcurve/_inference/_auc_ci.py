@@ -13,6 +13,7 @@ from .._core._area import AUC_PR_METHODS, area_from_counts, batched_area
 from .._core._results import ConfidenceInterval, UndefinedMetricWarning, compact_repr
 from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
 from ._common import DegenerateBootstrapWarning, check_progress, check_resamples
+from ._partial_ci import options_interval
 from ._resample import (
     ProgressHook,
     SortedSample,
@@ -242,6 +243,9 @@ def auc_pr_ci(
     sample_weight: Any = None,
     progress: ProgressHook | None = None,
     pos_label: Any = None,
+    recall_range: tuple[float, float] | None = None,
+    normalize: bool = False,
+    prevalence: Any = None,
 ) -> AUCPRInterval:
     """AUC-PR with a confidence interval (Boyd, Eng & Page 2013, and bootstrap intervals).
 
@@ -269,6 +273,15 @@ def auc_pr_ci(
     progress : callable, optional
         ``progress(done, total)`` after each block of bootstrap replicates.
     pos_label : optional
+    recall_range, normalize
+        Partial area between two recalls, as in :func:`prcurve.auc_pr` (bootstrap percentile
+        interval only).
+    prevalence : float or (int, int), optional
+        Area at a deployment prevalence (bootstrap percentile interval only).  A number π is
+        treated as known: every replicate is reweighted to π.  A pair ``(k, m)`` means π was
+        estimated as k/m from k positives among m deployment instances: every replicate also
+        draws π* ~ Beta(k + ½, m − k + ½), so the interval includes the prevalence's
+        uncertainty.
 
     Returns
     -------
@@ -314,6 +327,25 @@ def auc_pr_ci(
     y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
     sample = prepare(y, s, w)
     c = sample.counts
+    if recall_range is not None or normalize or prevalence is not None:
+        if kind != "bootstrap_percentile":
+            raise ValueError(
+                "interval: expected 'bootstrap_percentile' with recall_range or prevalence, "
+                f"got {kind!r}"
+            )
+        require_class_sizes(
+            sample.n_pos_instances, sample.n_neg_instances, min_pos=2, min_neg=1,
+            what=f"interval={kind!r}",
+        )  # fmt: skip
+        theta, ci, reps = options_interval(
+            sample, method, recall_range=recall_range, normalize=normalize,
+            prevalence=prevalence, level=level, n_resamples=check_resamples(n_resamples),
+            gen=check_rng(rng), progress=progress,
+        )  # fmt: skip
+        return AUCPRInterval(
+            estimate=theta, interval=ci, method=method, kind=kind, level=level,
+            n_pos=float(c.n_pos), n_resamples=reps.shape[0], replicates=reps,
+        )  # fmt: skip
     theta = area_from_counts(c.tp, c.fp, c.n_pos, method)
     n_p, n_n = sample.n_pos_instances, sample.n_neg_instances
     if w is None:

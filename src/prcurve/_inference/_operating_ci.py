@@ -1,0 +1,245 @@
+"""The operating point for a target (precision, recall, FPR or top-k), with bootstrap intervals."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._core._counts import count_sorted
+from .._core._operating import (
+    OperatingPoint,
+    TargetNotMetWarning,
+    check_criterion,
+    choose_rows,
+)
+from .._core._partial import check_prevalence, negative_factor
+from .._core._results import ConfidenceInterval
+from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
+from ._common import check_progress, check_resamples
+from ._resample import ProgressHook, bootstrap_blocks, positive_columns, prepare
+
+__all__ = ["operating_point"]
+
+
+def _describe_failure(criterion: str, target: float, tp, fp, n_neg) -> str:
+    d = tp + fp
+    if criterion == "min_precision":
+        prec = tp / d
+        i = int(np.argmax(prec))
+        return (
+            f"no threshold reaches precision >= {target:g}: the highest precision is "
+            f"{prec[i]:.6g} (recall {tp[i] / tp[-1]:.6g})"
+        )
+    if criterion == "max_fpr":
+        return (
+            f"no threshold has false-positive rate <= {target:g}: the top-scoring tie group "
+            f"alone has rate {fp[0] / n_neg:.6g}"
+        )
+    return f"no threshold flags at most {target:g}: the top-scoring tie group holds {d[0]:.6g}"
+
+
+def _point(
+    counts: Any, criterion: str, target: float, factor: float, prevalence: float
+) -> tuple[OperatingPoint, int]:
+    tp, fp = counts.tp, counts.fp
+    fps = np.multiply(fp, factor, dtype=np.float64) if factor != 1.0 else fp
+    n_pos, n_neg = counts.n_pos, counts.n_neg * factor
+    idx, ok = choose_rows(
+        tp[None, :], np.asarray(fps)[None, :], np.array([n_pos]), np.array([n_neg]),
+        criterion, target,
+    )  # fmt: skip
+    i = int(idx[0])
+    common: dict[str, Any] = dict(criterion=criterion, target=target, n_pos=n_pos, n_neg=n_neg)
+    if not ok[0]:
+        reason = _describe_failure(criterion, target, tp, np.asarray(fps), n_neg)
+        fields = ("threshold", "precision", "recall", "fpr", "tp", "fp", "fn", "tn")
+        none: dict[str, Any] = dict.fromkeys(fields)
+        return OperatingPoint(
+            feasible=False, prevalence=prevalence, reason=reason, **none, **common
+        ), -1
+    t, f = tp[i].item(), np.asarray(fps)[i].item()
+    return OperatingPoint(
+        feasible=True,
+        threshold=counts.thresholds[i].item(),
+        precision=t / (t + f),
+        recall=t / n_pos,
+        fpr=float(fp[i] / counts.n_neg),
+        tp=t,
+        fp=f,
+        fn=n_pos - t,
+        tn=n_neg - f,
+        prevalence=prevalence,
+        **common,
+    ), i
+
+
+def _bootstrap(sample, criterion, target, chosen, pi, n_resamples, gen, progress):
+    """Replicate thresholds (re-chosen) and precision/recall at the chosen column (held fixed)."""
+    k = sample.n_groups
+    if criterion == "top_k":
+        cols = np.arange(k)
+    else:  # the chosen point of a replicate always starts a run of equal TP: a positive column
+        cols = np.union1d(positive_columns(sample), [chosen])
+    at = int(np.searchsorted(cols, chosen))
+    thr, ok_all, prec, rec = [], [], [], []
+    for tp, fp, npos, nneg in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
+        fp = np.asarray(fp, dtype=np.float64)
+        nneg = np.asarray(nneg, dtype=np.float64)
+        if pi is not None:
+            f = negative_factor(npos, nneg, pi)
+            fp, nneg = fp * f[:, None], nneg * f
+        idx, ok = choose_rows(tp, fp, npos, nneg, criterion, target)
+        thr.append(sample.counts.thresholds[cols[idx]])
+        ok_all.append(ok)
+        t0, f0 = np.asarray(tp[:, at], dtype=np.float64), fp[:, at]
+        d0 = t0 + f0
+        prec.append(np.where(d0 > 0, t0 / np.where(d0 > 0, d0, 1.0), np.nan))
+        rec.append(t0 / npos)
+    return (np.concatenate(thr), np.concatenate(ok_all), np.concatenate(prec), np.concatenate(rec))
+
+
+def operating_point(
+    y_true: Any,
+    y_score: Any,
+    *,
+    min_precision: float | None = None,
+    min_recall: float | None = None,
+    top_k: float | None = None,
+    max_fpr: float | None = None,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    prevalence: float | None = None,
+    interval: str | None = None,
+    level: float = 0.95,
+    n_resamples: int = 1000,
+    rng: Any = None,
+    progress: ProgressHook | None = None,
+) -> OperatingPoint:
+    """The threshold that meets a target, its precision, recall, FPR and counts.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Binary labels and scores (see :func:`prcurve.pr_curve`); predict positive when
+        ``score >= threshold``.
+    min_precision : float in (0, 1], optional
+        The highest recall among thresholds whose precision is at least this; among equal
+        recall the highest precision (the highest threshold).
+    min_recall : float in (0, 1], optional
+        The highest precision among thresholds whose recall is at least this; among equal
+        precision the highest recall.
+    top_k : float > 0, optional
+        The lowest threshold that flags at most ``k`` instances (``TP + FP <= k``; total weight
+        with sample weights).  Tied scores are never split, so a tie straddling ``k`` gives
+        fewer than ``k``.
+    max_fpr : float in [0, 1), optional
+        The highest recall among thresholds whose false-positive rate is at most this; among
+        equal recall the highest threshold.
+    sample_weight : array-like of shape (n,), optional
+    pos_label : optional
+    prevalence : float in (0, 1), optional
+        Deployment prevalence π, treated as known: precision (and ``fp``/``tn``) are those of
+        the negatives reweighted by ``n₊(1 − π)/(π n₋)`` (see :meth:`PRCurve.at_prevalence`);
+        recall and FPR do not change.  Not with ``top_k`` (a count in the data at hand).
+    interval : {None, "bootstrap"}
+        ``"bootstrap"``: percentile intervals from the instances resampled with the shared
+        bootstrap engine (``prcurve._inference._resample``).
+    level : float
+        Confidence level in (0, 1).
+    n_resamples : int
+    rng : None, int or numpy.random.Generator
+    progress : callable, optional
+        ``progress(done, total)`` after each block of replicates.
+
+    Returns
+    -------
+    OperatingPoint
+        ``feasible=False`` (and a ``reason``) when no threshold meets the target; no exception.
+
+    Warns
+    -----
+    TargetNotMetWarning
+        Some replicates have no point meeting the target; the threshold interval uses the
+        others (their share is ``feasible_fraction``).
+
+    Notes
+    -----
+    Two kinds of interval answer two questions.  ``threshold_interval``: the criterion is
+    applied again in every replicate, so it targets the population threshold that meets the
+    target.  ``precision_interval`` and ``recall_interval``: the chosen threshold is held fixed
+    and its precision and recall are recomputed in every replicate, so they target what that
+    threshold delivers on new data from the same population.  They ignore that the threshold
+    was selected on the same data (with ``min_precision`` the chosen point is the one whose
+    sample precision barely clears the target), which makes the precision interval optimistic
+    near the target; its coverage is measured in ``tests/inference/test_operating_ci.py``.
+    The rules are listed in ``prcurve._core._operating``; every replicate applies the same rule
+    (ties toward its own highest threshold).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from prcurve import operating_point
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(2000) < 0.2
+    >>> s = rng.normal(size=2000) + 2 * y
+    >>> op = operating_point(y, s, min_precision=0.8, interval="bootstrap", n_resamples=200, rng=1)
+    >>> op.feasible, op.precision >= 0.8, round(op.recall, 3)
+    (True, True, 0.549)
+    >>> op.recall_interval.contains(op.recall)
+    True
+    >>> miss = operating_point([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6], min_precision=0.9)
+    >>> miss.feasible, miss.threshold, miss.reason[:38]
+    (False, None, 'no threshold reaches precision >= 0.9')
+    """
+    criterion, target = check_criterion(min_precision, min_recall, top_k, max_fpr)
+    kind = None if interval is None else check_choice(interval, "interval", ("bootstrap",))
+    pi = None if prevalence is None else check_prevalence(prevalence)
+    if pi is not None and criterion == "top_k":
+        raise ValueError(
+            "prevalence: expected None with top_k (k counts instances of the data at hand), "
+            f"got {prevalence!r}"
+        )
+    if kind is not None:
+        level = check_level(level)
+        n_resamples = check_resamples(n_resamples)
+        gen = check_rng(rng)
+        progress = check_progress(progress)
+    y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
+    sample = prepare(y, s, w) if kind is not None else None
+    counts = sample.counts if sample is not None else count_sorted(y, s, w)
+    factor = 1.0 if pi is None else float(negative_factor(counts.n_pos, counts.n_neg, pi))
+    data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
+    point, chosen = _point(counts, criterion, target, factor, data_prevalence if pi is None else pi)
+    if sample is None or not point.feasible:
+        return point
+    thr, ok, prec, rec = _bootstrap(
+        sample, criterion, target, chosen, pi, n_resamples, gen, progress
+    )
+    share = float(ok.mean())
+    if share < 1:
+        warnings.warn(
+            f"{(1 - share):.1%} of the bootstrap replicates have no threshold meeting "
+            f"{criterion}={target:g}; the threshold interval uses the other replicates",
+            TargetNotMetWarning,
+            stacklevel=2,
+        )
+    probs = [(1 - level) / 2, (1 + level) / 2]
+    t_ci = None
+    if ok.any():
+        t_lo, t_hi = np.quantile(thr[ok], probs, method="inverted_cdf")
+        t_ci = ConfidenceInterval(t_lo.item(), t_hi.item(), level)
+    p_lo, p_hi = np.quantile(prec[np.isfinite(prec)], probs)
+    r_lo, r_hi = np.quantile(rec, probs)
+    return OperatingPoint(
+        **{
+            **point.__dict__,
+            "threshold_interval": t_ci,
+            "precision_interval": ConfidenceInterval(float(p_lo), float(p_hi), level),
+            "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
+            "level": level,
+            "n_resamples": n_resamples,
+            "feasible_fraction": share,
+        }
+    )

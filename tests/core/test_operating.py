@@ -1,0 +1,196 @@
+"""Operating points against brute force over every threshold."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prcurve import OperatingPoint, operating_point, pr_curve
+from prcurve._core._operating import check_criterion, choose_rows
+
+
+def brute_points(y, s, w=None):
+    """(threshold, tp, fp) of every distinct score, by direct counting."""
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=float)
+    y = np.asarray(y, dtype=bool)
+    out = []
+    for t in np.unique(s):
+        flag = s >= t
+        out.append((t, float(w[flag & y].sum()), float(w[flag & ~y].sum())))
+    return out, float(w[y].sum()), float(w[~y].sum())
+
+
+def brute_choice(y, s, w, criterion, target):
+    """The documented rule, written as a max over feasible points with explicit tie keys."""
+    points, n_pos, n_neg = brute_points(y, s, w)
+    cands = []
+    for t, tp, fp in points:
+        prec = tp / (tp + fp)
+        if criterion == "min_precision" and prec >= target:
+            cands.append(((tp, prec, t), t))
+        elif criterion == "min_recall" and tp / n_pos >= target:
+            cands.append(((prec, tp, t), t))
+        elif criterion == "max_fpr" and fp / n_neg <= target:
+            cands.append(((tp, t), t))
+        elif criterion == "top_k" and tp + fp <= target:
+            cands.append(((tp + fp, t), t))
+    if not cands:
+        return None
+    return max(cands)[1]
+
+
+problems = st.integers(2, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.booleans(), min_size=n, max_size=n).filter(lambda v: 0 < sum(v) < len(v)),
+        st.lists(st.integers(0, 6), min_size=n, max_size=n),
+        st.lists(st.integers(1, 4), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems, st.sampled_from(["min_precision", "min_recall", "max_fpr", "top_k"]), st.data())
+def test_operating_point_matches_brute_force(problem, criterion, data):
+    y, s, w = (np.array(v) for v in problem)
+    weights = data.draw(st.sampled_from([None, w]))
+    points, n_pos, n_neg = brute_points(y, s, weights)
+    # targets on the achieved values hit the boundaries of the rules exactly
+    achieved = {
+        "min_precision": [tp / (tp + fp) for _, tp, fp in points if tp > 0] + [1.0],
+        "min_recall": [tp / n_pos for _, tp, _ in points if tp > 0],
+        "max_fpr": [fp / n_neg for _, _, fp in points if fp < n_neg] + [0.0],
+        "top_k": [tp + fp for _, tp, fp in points] + [0.5],
+    }[criterion]
+    target = data.draw(st.sampled_from(achieved))
+    op = operating_point(y, s, sample_weight=weights, **{criterion: target})
+    expected = brute_choice(y, s, weights, criterion, target)
+    if expected is None:
+        assert not op.feasible and op.threshold is None and op.precision is None
+        assert op.reason
+        return
+    assert op.feasible and op.reason == ""
+    assert op.threshold == expected
+    flag = s >= expected
+    ww = np.ones(len(y)) if weights is None else weights
+    tp, fp = ww[flag & y].sum(), ww[flag & ~y].sum()
+    assert (op.tp, op.fp) == pytest.approx((tp, fp))
+    assert (op.fn, op.tn) == pytest.approx((n_pos - tp, n_neg - fp))
+    assert op.precision == pytest.approx(tp / (tp + fp))
+    assert op.recall == pytest.approx(tp / n_pos) and op.fpr == pytest.approx(fp / n_neg)
+
+
+@settings(max_examples=100, deadline=None)
+@given(problems, st.floats(0.01, 1.0), st.floats(0.0, 1.0))
+def test_curve_methods_match_brute_force(problem, p, r):
+    y, s, _ = (np.array(v) for v in problem)
+    curve = pr_curve(y, s)
+    points, n_pos, _ = brute_points(y, s)
+    rec = [tp / n_pos for _, tp, fp in points if tp / (tp + fp) >= p]
+    assert curve.recall_at_precision(p) == pytest.approx(max(rec, default=0.0))
+    prec = [tp / (tp + fp) for _, tp, fp in points if tp / n_pos >= r]
+    assert curve.precision_at_recall(r) == pytest.approx(max(prec))
+    # vectorised over targets, shape kept
+    grid = np.array([[p, 1.0], [0.5, 0.25]])
+    np.testing.assert_allclose(
+        curve.recall_at_precision(grid),
+        [[curve.recall_at_precision(v) for v in row] for row in grid],
+    )
+    np.testing.assert_allclose(
+        curve.precision_at_recall(grid),
+        [[curve.precision_at_recall(v) for v in row] for row in grid],
+    )
+
+
+def test_curve_methods_agree_with_operating_point():
+    rng = np.random.default_rng(3)
+    y = rng.random(500) < 0.3
+    s = np.round(rng.normal(size=500) + y, 1)
+    curve = pr_curve(y, s)
+    for p in (0.5, 0.7, 0.9):
+        op = operating_point(y, s, min_precision=p)
+        assert op.recall == curve.recall_at_precision(p)
+    for r in (0.1, 0.5, 0.9, 1.0):
+        op = operating_point(y, s, min_recall=r)
+        assert op.precision == curve.precision_at_recall(r)
+    # distinct from the functional estimator, which reads the curve at exactly recall r
+    assert curve.precision_at_recall(0.5) != curve.precision_at(0.5)
+
+
+def test_documented_small_example():
+    # scores 0.9 .. 0.4: labels 1 0 1 1 0 0
+    y, s = [1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    op = operating_point(y, s, min_precision=0.75)
+    assert (op.threshold, op.tp, op.fp, op.fn, op.tn) == (0.6, 3, 1, 0, 2)
+    assert op.precision == 0.75 and op.recall == 1.0 and op.fpr == pytest.approx(1 / 3)
+    assert operating_point(y, s, min_recall=0.5).threshold == 0.6  # 3/4 beats 2/3
+    assert operating_point(y, s, max_fpr=0.0).threshold == 0.9
+    assert operating_point(y, s, top_k=3).threshold == 0.7
+    assert operating_point(y, s, top_k=3.5).threshold == 0.7
+
+
+def test_top_k_never_splits_ties():
+    y = [1, 1, 0, 0, 1, 0]
+    s = [5, 4, 4, 4, 3, 1]
+    assert operating_point(y, s, top_k=3).threshold == 5  # the tie at 4 would make 4
+    assert operating_point(y, s, top_k=4).threshold == 4
+    miss = operating_point([1, 0, 0], [2, 2, 1], top_k=1)
+    assert not miss.feasible and "top-scoring tie group holds 2" in miss.reason
+
+
+def test_infeasible_targets_are_results_not_errors():
+    y, s = [0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6]
+    op = operating_point(y, s, min_precision=0.9)
+    assert isinstance(op, OperatingPoint) and not op.feasible
+    assert op.tp is None and op.recall is None and op.fpr is None
+    assert "highest precision is 0.5" in op.reason
+    op = operating_point(y, s, max_fpr=0.1)
+    assert not op.feasible and "rate 0.5" in op.reason
+    # min_recall is always feasible
+    assert operating_point(y, s, min_recall=1.0).feasible
+
+
+def test_choose_rows_skips_empty_columns_and_repeats():
+    # a replicate in which the top threshold got no instance, and a repeated point
+    tp = np.array([[0, 2, 2, 3]])
+    fp = np.array([[0, 0, 0, 4]])
+    idx, ok = choose_rows(tp, fp, np.array([3.0]), np.array([4.0]), "min_precision", 1.0)
+    assert ok[0] and idx[0] == 1  # the first of the repeated points (its own threshold)
+    idx, ok = choose_rows(tp, fp, np.array([3.0]), np.array([4.0]), "top_k", 2.0)
+    assert ok[0] and idx[0] == 1
+    idx, ok = choose_rows(tp, fp, np.array([3.0]), np.array([4.0]), "top_k", 1.0)
+    assert not ok[0]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({}, ValueError, "criterion: expected exactly one of .* got none"),
+        (
+            {"min_precision": 0.5, "top_k": 3},
+            ValueError,
+            "criterion: expected exactly one of .* got min_precision, top_k",
+        ),
+        ({"min_precision": 0.0}, ValueError, r"min_precision: expected a number in \(0, 1\]"),
+        ({"min_recall": 1.5}, ValueError, r"min_recall: expected a number in \(0, 1\]"),
+        ({"max_fpr": 1.0}, ValueError, r"max_fpr: expected a number in \[0, 1\)"),
+        ({"top_k": 0}, ValueError, "top_k: expected a positive finite number, got 0"),
+        ({"top_k": "5"}, TypeError, "top_k: expected a positive number, got str"),
+        ({"min_precision": "a"}, TypeError, "min_precision: expected a number, got str"),
+        ({"top_k": 3, "prevalence": 0.1}, ValueError, "prevalence: expected None with top_k"),
+        ({"min_recall": 0.5, "prevalence": 1.0}, ValueError, r"prevalence: expected a number"),
+        ({"min_recall": 0.5, "interval": "normal"}, ValueError, "interval: expected one of"),
+    ],
+)
+def test_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        operating_point([0, 1, 1], [0.1, 0.5, 0.7], **kwargs)
+
+
+def test_check_criterion_returns_name_and_target():
+    assert check_criterion(None, None, 7, None) == ("top_k", 7.0)
+    assert check_criterion(None, None, None, 0) == ("max_fpr", 0.0)
+
+
+def test_integer_scores_keep_their_type():
+    op = operating_point([0, 1, 1, 0], np.array([2**60, 2**60 + 3, 2**60 + 1, 5]), min_recall=1.0)
+    assert op.threshold == 2**60 + 1 and isinstance(op.threshold, int)
