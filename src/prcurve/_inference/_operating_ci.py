@@ -190,7 +190,7 @@ def operating_point(
     >>> op.recall_interval.contains(op.recall)
     True
     >>> miss = operating_point([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6], min_precision=0.9)
-    >>> miss.feasible, miss.threshold, miss.reason[:38]
+    >>> miss.feasible, miss.threshold, miss.reason[:37]
     (False, None, 'no threshold reaches precision >= 0.9')
     """
     criterion, target = check_criterion(min_precision, min_recall, top_k, max_fpr)
