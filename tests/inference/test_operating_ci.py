@@ -159,3 +159,29 @@ def test_coverage_on_a_binormal_model(criterion, target):
     # 100 repetitions: a true coverage of 0.95 gives fewer than 87 hits with probability < 0.5 %
     assert cov[0] >= 0.87 and cov[1] >= 0.87
     assert cov[2] >= 0.80  # the precision interval ignores the selection (documented)
+
+
+def test_shared_bootstrap_equals_one_call_per_target():
+    from prcurve._inference._operating_ci import operating_points
+
+    rng = np.random.default_rng(3)
+    y = rng.random(1500) < 0.15
+    s = np.round(rng.normal(size=1500) + 1.8 * y, 2)
+    targets = [("min_precision", 0.8), ("min_recall", 0.5), ("max_fpr", 0.02), ("top_k", 100)]
+    kw = dict(level=0.9, n_resamples=150)
+    points, _ = operating_points(y, s, targets[:3], prevalences=(None, 0.01), rng=8, **kw)
+    assert len(points) == 6 and [p.prevalence for p in points[3:]] == [0.01] * 3
+    for point, ((criterion, target), pi) in zip(
+        points, [(t, pi) for pi in (None, 0.01) for t in targets[:3]], strict=True
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TargetNotMetWarning)
+            alone = operating_point(
+                y, s, interval="bootstrap", rng=8, prevalence=pi, **kw, **{criterion: target}
+            )
+        assert point == alone
+    # top_k needs every column: still the same replicates
+    (point,), _ = operating_points(y, s, targets[3:], rng=8, **kw)
+    assert point == operating_point(y, s, top_k=100, interval="bootstrap", rng=8, **kw)
+    with pytest.raises(ValueError, match="criterion: expected one of"):
+        operating_points(y, s, [("precision", 0.5)])

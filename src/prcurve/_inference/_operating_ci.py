@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .._core._counts import count_sorted
 from .._core._operating import (
+    CRITERIA,
     OperatingPoint,
     TargetNotMetWarning,
     check_criterion,
@@ -18,9 +20,9 @@ from .._core._partial import check_prevalence, negative_factor
 from .._core._results import ConfidenceInterval
 from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
 from ._common import check_progress, check_resamples
-from ._resample import ProgressHook, bootstrap_blocks, positive_columns, prepare
+from ._resample import ProgressHook, SortedSample, bootstrap_blocks, positive_columns, prepare
 
-__all__ = ["operating_point"]
+__all__ = ["operating_point", "operating_points"]
 
 
 def _describe_failure(criterion: str, target: float, tp, fp, n_neg) -> str:
@@ -75,29 +77,132 @@ def _point(
     ), i
 
 
-def _bootstrap(sample, criterion, target, chosen, pi, n_resamples, gen, progress):
-    """Replicate thresholds (re-chosen) and precision/recall at the chosen column (held fixed)."""
+def _replicates(
+    sample: SortedSample,
+    specs: list[tuple[str, float, int, float | None]],
+    n_resamples: int,
+    gen: np.random.Generator,
+    progress: ProgressHook | None,
+) -> list[tuple[np.ndarray, ...]]:
+    """One bootstrap for several operating points.
+
+    ``specs`` holds ``(criterion, target, chosen column, prevalence or None)``; returns, per
+    spec, the replicates' thresholds (re-chosen), feasibility, and precision and recall at the
+    chosen column (held fixed).
+    """
     k = sample.n_groups
-    if criterion == "top_k":
+    if any(spec[0] == "top_k" for spec in specs):
         cols = np.arange(k)
     else:  # the chosen point of a replicate always starts a run of equal TP: a positive column
-        cols = np.union1d(positive_columns(sample), [chosen])
-    at = int(np.searchsorted(cols, chosen))
-    thr, ok_all, prec, rec = [], [], [], []
-    for tp, fp, npos, nneg in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
-        fp = np.asarray(fp, dtype=np.float64)
-        nneg = np.asarray(nneg, dtype=np.float64)
-        if pi is not None:
-            f = negative_factor(npos, nneg, pi)
-            fp, nneg = fp * f[:, None], nneg * f
-        idx, ok = choose_rows(tp, fp, npos, nneg, criterion, target)
-        thr.append(sample.counts.thresholds[cols[idx]])
-        ok_all.append(ok)
-        t0, f0 = np.asarray(tp[:, at], dtype=np.float64), fp[:, at]
-        d0 = t0 + f0
-        prec.append(np.where(d0 > 0, t0 / np.where(d0 > 0, d0, 1.0), np.nan))
-        rec.append(t0 / npos)
-    return (np.concatenate(thr), np.concatenate(ok_all), np.concatenate(prec), np.concatenate(rec))
+        cols = np.union1d(positive_columns(sample), [spec[2] for spec in specs])
+    at = np.searchsorted(cols, [spec[2] for spec in specs])
+    out: list[tuple[list, list, list, list]] = [([], [], [], []) for _ in specs]
+    for tp, fp0, npos, nneg0 in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
+        fp0 = np.asarray(fp0, dtype=np.float64)
+        nneg0 = np.asarray(nneg0, dtype=np.float64)
+        shifted: dict[Any, tuple[np.ndarray, np.ndarray]] = {None: (fp0, nneg0)}
+        for (criterion, target, _, pi), col, (thr, oks, prec, rec) in zip(
+            specs, at, out, strict=True
+        ):
+            if pi not in shifted:
+                f = negative_factor(npos, nneg0, pi)
+                shifted[pi] = (fp0 * f[:, None], nneg0 * f)
+            fp, nneg = shifted[pi]
+            idx, ok = choose_rows(tp, fp, npos, nneg, criterion, target)
+            thr.append(sample.counts.thresholds[cols[idx]])
+            oks.append(ok)
+            t0, f0 = np.asarray(tp[:, col], dtype=np.float64), fp[:, col]
+            d0 = t0 + f0
+            prec.append(np.where(d0 > 0, t0 / np.where(d0 > 0, d0, 1.0), np.nan))
+            rec.append(t0 / npos)
+    return [tuple(np.concatenate(part) for part in parts) for parts in out]
+
+
+def _with_intervals(
+    point: OperatingPoint, reps: tuple, level: float, n_resamples: int
+) -> OperatingPoint:
+    """The point with percentile intervals from its replicates."""
+    thr, ok, prec, rec = reps
+    probs = [(1 - level) / 2, (1 + level) / 2]
+    t_ci = None
+    if ok.any():
+        t_lo, t_hi = np.quantile(thr[ok], probs, method="inverted_cdf")
+        t_ci = ConfidenceInterval(t_lo.item(), t_hi.item(), level)
+    p_lo, p_hi = np.quantile(prec[np.isfinite(prec)], probs)
+    r_lo, r_hi = np.quantile(rec, probs)
+    return OperatingPoint(
+        **{
+            **point.__dict__,
+            "threshold_interval": t_ci,
+            "precision_interval": ConfidenceInterval(float(p_lo), float(p_hi), level),
+            "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
+            "level": level,
+            "n_resamples": n_resamples,
+            "feasible_fraction": float(ok.mean()),
+        }
+    )
+
+
+def _infeasible_message(point: OperatingPoint) -> str:
+    share = 1 - (point.feasible_fraction or 0.0)
+    return (
+        f"{share:.1%} of the bootstrap replicates have no threshold meeting "
+        f"{point.criterion}={point.target:g}; the threshold interval uses the other replicates"
+    )
+
+
+def _one_criterion(name: str, value: Any) -> tuple[str, float]:
+    check_choice(name, "criterion", CRITERIA)
+    given = dict.fromkeys(("min_precision", "min_recall", "top_k", "max_fpr"))
+    given[name] = value
+    return check_criterion(**given)
+
+
+def operating_points(
+    y_true: Any,
+    y_score: Any,
+    targets: Sequence[tuple[str, float]],
+    *,
+    prevalences: Sequence[float | None] = (None,),
+    level: float = 0.95,
+    n_resamples: int = 1000,
+    rng: Any = None,
+    progress: ProgressHook | None = None,
+) -> tuple[list[OperatingPoint], list[str]]:
+    """Several operating points with intervals from one shared bootstrap (internal; the report).
+
+    Every ``(criterion, target)`` is chosen at every prevalence (``None``: the data's), the
+    points in that order (prevalence-major); each point is what :func:`operating_point` returns
+    with ``interval="bootstrap"`` given the same replicates.  Returns the points and notes
+    (instead of :class:`TargetNotMetWarning`) for replicates that miss a target.
+    """
+    level = check_level(level)
+    n_resamples = check_resamples(n_resamples)
+    gen = check_rng(rng)
+    checked = [_one_criterion(name, value) for name, value in targets]
+    pis = [None if pi is None else check_prevalence(pi) for pi in prevalences]
+    y, s, w = check_binary_problem(y_true, y_score, None, None)
+    sample = prepare(y, s, w)
+    counts = sample.counts
+    data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
+    points, specs = [], []
+    for pi in pis:
+        factor = 1.0 if pi is None else float(negative_factor(counts.n_pos, counts.n_neg, pi))
+        for criterion, target in checked:
+            prev = data_prevalence if pi is None else pi
+            point, chosen = _point(counts, criterion, target, factor, prev)
+            points.append(point)
+            if point.feasible:
+                specs.append((criterion, target, chosen, pi))
+    reps = iter(_replicates(sample, specs, n_resamples, gen, progress) if specs else [])
+    out, notes = [], []
+    for point in points:
+        if point.feasible:
+            point = _with_intervals(point, next(reps), level, n_resamples)
+            if point.feasible_fraction is not None and point.feasible_fraction < 1:
+                notes.append(_infeasible_message(point))
+        out.append(point)
+    return out, notes
 
 
 def operating_point(
@@ -214,32 +319,8 @@ def operating_point(
     point, chosen = _point(counts, criterion, target, factor, data_prevalence if pi is None else pi)
     if sample is None or not point.feasible:
         return point
-    thr, ok, prec, rec = _bootstrap(
-        sample, criterion, target, chosen, pi, n_resamples, gen, progress
-    )
-    share = float(ok.mean())
-    if share < 1:
-        warnings.warn(
-            f"{(1 - share):.1%} of the bootstrap replicates have no threshold meeting "
-            f"{criterion}={target:g}; the threshold interval uses the other replicates",
-            TargetNotMetWarning,
-            stacklevel=2,
-        )
-    probs = [(1 - level) / 2, (1 + level) / 2]
-    t_ci = None
-    if ok.any():
-        t_lo, t_hi = np.quantile(thr[ok], probs, method="inverted_cdf")
-        t_ci = ConfidenceInterval(t_lo.item(), t_hi.item(), level)
-    p_lo, p_hi = np.quantile(prec[np.isfinite(prec)], probs)
-    r_lo, r_hi = np.quantile(rec, probs)
-    return OperatingPoint(
-        **{
-            **point.__dict__,
-            "threshold_interval": t_ci,
-            "precision_interval": ConfidenceInterval(float(p_lo), float(p_hi), level),
-            "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
-            "level": level,
-            "n_resamples": n_resamples,
-            "feasible_fraction": share,
-        }
-    )
+    reps = _replicates(sample, [(criterion, target, chosen, pi)], n_resamples, gen, progress)
+    result = _with_intervals(point, reps[0], level, n_resamples)
+    if result.feasible_fraction is not None and result.feasible_fraction < 1:
+        warnings.warn(_infeasible_message(result), TargetNotMetWarning, stacklevel=2)
+    return result
