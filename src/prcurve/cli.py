@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from . import __version__
 
@@ -104,6 +104,12 @@ def _recall_list(text: str) -> list[float]:
             f"expected comma-separated numbers in (0, 1], got {text!r}"
         )
     return sorted(set(values))
+
+
+def _target_list(text: str) -> tuple[float, ...]:
+    if text.strip().lower() == "none":
+        return ()
+    return tuple(_recall_list(text))
 
 
 def _size(text: str) -> int:
@@ -204,6 +210,30 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="processes for the bootstrap on large data (default: the available CPUs)",
+    )
+    rep.add_argument(
+        "--min-precision",
+        type=_target_list,
+        default=None,
+        metavar="P,P,...",
+        help="operating-point table: the highest-recall threshold with precision >= each P "
+        "(default: 0.5,0.8,0.9; 'none' for no such rows)",
+    )
+    rep.add_argument(
+        "--min-recall",
+        type=_target_list,
+        default=None,
+        metavar="R,R,...",
+        help="operating-point table: the highest-precision threshold with recall >= each R "
+        "(default: 0.5,0.8,0.9; 'none' for no such rows)",
+    )
+    rep.add_argument(
+        "--prevalence",
+        type=_prevalence,
+        default=None,
+        metavar="PI",
+        help="deployment prevalence, e.g. 0.001 or 1/1000: also show the PR curves, AUC-PR and "
+        "operating points at PI (negatives reweighted; true- and false-positive rates kept)",
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
 
@@ -330,6 +360,16 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """``Settings`` fields of the operating-point table and the deployment prevalence."""
+    out: dict[str, Any] = {"prevalence": args.prevalence}
+    if args.min_precision is not None:
+        out["min_precision"] = args.min_precision
+    if args.min_recall is not None:
+        out["min_recall"] = args.min_recall
+    return out
+
+
 def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO) -> int:
     from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
     from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
@@ -359,6 +399,7 @@ def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin
         jobs=args.jobs or available_cpus(),
         seed=args.seed,
         out=args.out,
+        **_operating_settings(args),
     )
     analysis = analyse(data, settings, progress=progress)
     paths = write_report(analysis, args.out, progress=progress)

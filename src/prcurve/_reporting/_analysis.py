@@ -33,6 +33,12 @@ from .._inference import (
 )
 from .._prg._curve import PRGCurve
 from ._io import LabelledScores
+from ._operating import (
+    DEFAULT_MIN_PRECISION,
+    DEFAULT_MIN_RECALL,
+    OperatingAnalysis,
+    analyse_operating,
+)
 
 __all__ = ["Analysis", "ScorerAnalysis", "Settings", "analyse"]
 
@@ -69,6 +75,9 @@ class Settings:
     out: str = "prcurve-report"
     n_resamples_auto: bool = False
     jobs: int = 1
+    min_precision: tuple[float, ...] = DEFAULT_MIN_PRECISION
+    min_recall: tuple[float, ...] = DEFAULT_MIN_RECALL
+    prevalence: float | None = None  # deployment prevalence (--prevalence)
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,7 @@ class ScorerAnalysis:
     band: PRConfidenceBand | None = None
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    operating: OperatingAnalysis | None = None
 
 
 @dataclass(frozen=True)
@@ -308,6 +318,12 @@ def analyse(
         notes = n1 + n2 + n3
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
+        with _Stage(progress, f"{name}: operating points", timings, "operating_points"):
+            operating = analyse_operating(
+                data.y, data.scores[name], c["pr"], min_precision=settings.min_precision,
+                min_recall=settings.min_recall, prevalence=settings.prevalence, level=level,
+                n_resamples=b, seed=settings.seed, index=names.index(name), progress=progress,
+            )  # fmt: skip
         scorers[name] = ScorerAnalysis(
             name=name,
             pr=c["pr"],
@@ -321,6 +337,7 @@ def analyse(
             band=band,
             notes=notes,
             timings=timings,
+            operating=operating,
         )
     comparisons = []
     common_notes: list[str] = []

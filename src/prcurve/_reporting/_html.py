@@ -14,6 +14,7 @@ from typing import Any
 
 from ._analysis import Analysis
 from ._io import figure_png
+from ._operating import deployment_html, operating_html
 
 __all__ = ["Figure", "render_figures", "render_html"]
 
@@ -197,6 +198,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
     links.append('<a href="#settings">settings</a>')
     parts.append(f'<p class="meta">Sections: {" · ".join(links)}</p>')
     parts.append(_img(figures[0]))
+    parts.append(deployment_html(analysis, data))
     for fig, (name, s) in zip(figures[1:], data["scorers"].items(), strict=True):
         parts.append(f'<h2 id="section-{fig.key}">Scorer <code>{esc(name)}</code></h2>')
         parts.append(_img(fig))
@@ -223,6 +225,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             "percentile bootstrap (stratified: positives and negatives resampled separately, "
             f"{st['n_resamples']:,} resamples) is computed for average precision.</p>"
         )
+        parts.append(operating_html(s, level))
         band = s.get("confidence_band")
         if band is not None:
             parts.append("<h3>Confidence band</h3>")

@@ -16,6 +16,7 @@ import numpy as np
 from .. import __version__
 from ._analysis import Analysis, Progress, _Stage
 from ._io import curve_csv, write_tree
+from ._operating import deployment_files, operating_summary
 
 __all__ = ["curve_files", "summary", "write_report"]
 
@@ -45,6 +46,9 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "n_resamples": s.n_resamples,
             "n_resamples_auto": s.n_resamples_auto,
             "seed": s.seed,
+            "min_precision": list(s.min_precision),
+            "min_recall": list(s.min_recall),
+            "deployment_prevalence": s.prevalence,
         },
         "data": {
             "n": analysis.n,
@@ -87,6 +91,8 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             },
             "notes": list(sc.notes),
         }
+        if sc.operating is not None:
+            out["scorers"][name].update(operating_summary(sc.operating))
         if sc.band is not None:
             band = sc.band
             out["scorers"][name]["confidence_band"] = {
@@ -161,6 +167,7 @@ def curve_files(analysis: Analysis) -> dict[str, str]:
                     "high": np.asarray(band.band.high),
                 }
             )
+        files.update(deployment_files(stem, sc.operating))
     return files
 
 

@@ -1,0 +1,126 @@
+"""The report's operating-point table and deployment prevalence (``--min-precision``,
+``--min-recall``, ``--prevalence``), checked against the library and scikit-learn."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score
+
+from prcurve import auc_pr, operating_point, pr_curve
+from prcurve.cli import main
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    rng = np.random.default_rng(11)
+    n = 600
+    y = (rng.random(n) < 0.25).astype(int)
+    a = np.round(rng.normal(size=n) + 1.5 * y, 2)
+    b = np.round(rng.normal(size=n) + 0.6 * y, 2)
+    tmp = tmp_path_factory.mktemp("operating")
+    path = tmp / "scores.csv"
+    rows = zip(y.tolist(), a.tolist(), b.tolist(), strict=True)
+    path.write_text("y,a,b\n" + "".join(f"{yi},{ai!r},{bi!r}\n" for yi, ai, bi in rows))
+    out = tmp / "out"
+    args = ["report", str(path), "--label", "y", "--score", "a", "--score", "b", "--out"]
+    args += [str(out), "--n-resamples", "100", "--quiet", "--min-precision", "0.6,0.95"]
+    args += ["--min-recall", "0.7", "--prevalence", "1/100"]
+    assert main(args) == 0
+    return y, {"a": a, "b": b}, out, json.loads((out / "summary.json").read_text())
+
+
+def test_operating_points_match_the_library(report):
+    y, scores, _, data = report
+    assert data["settings"]["min_precision"] == [0.6, 0.95]
+    assert data["settings"]["deployment_prevalence"] == 0.01
+    for name, s in scores.items():
+        entries = data["scorers"][name]["operating_points"]
+        targets = [("min_precision", 0.6), ("min_precision", 0.95), ("min_recall", 0.7)]
+        assert [(e["criterion"], e["target"]) for e in entries] == targets * 2
+        assert [e["prevalence"] for e in entries] == [y.mean()] * 3 + [0.01] * 3
+        for e in entries:
+            pi = None if e["prevalence"] != 0.01 else 0.01
+            op = operating_point(y, s, prevalence=pi, **{e["criterion"]: e["target"]})
+            assert e["feasible"] == op.feasible
+            if not op.feasible:
+                assert e["reason"] == op.reason and e["threshold"] is None
+                continue
+            assert e["threshold"] == op.threshold
+            assert (e["precision"], e["recall"], e["fpr"]) == (op.precision, op.recall, op.fpr)
+            for key, value in (("precision", op.precision), ("recall", op.recall)):
+                ci = e[f"{key}_interval"]
+                assert ci["low"] <= value <= ci["high"]
+            # the recall at the threshold, counted directly
+            assert e["recall"] == pytest.approx(np.mean(s[y == 1] >= e["threshold"]))
+
+
+def test_deployment_numbers_equal_reweighting_the_negatives(report):
+    y, scores, out, data = report
+    for name, s in scores.items():
+        dep = data["scorers"][name]["deployment"]
+        assert dep["prevalence"] == 0.01
+        w = np.where(y == 1, 1.0, y.sum() * 0.99 / (0.01 * (y == 0).sum()))
+        assert dep["auc_pr"]["average_precision"] == pytest.approx(
+            average_precision_score(y, s, sample_weight=w), rel=1e-10
+        )
+        assert dep["auc_pr"]["davis_goadrich"] == auc_pr(
+            y, s, method="davis_goadrich", prevalence=0.01
+        )
+        ci = dep["average_precision_bootstrap"]
+        assert ci["low"] <= dep["auc_pr"]["average_precision"] <= ci["high"]
+        rows = np.loadtxt(out / "curves" / f"{name}_at_prevalence.csv", delimiter=",", skiprows=1)
+        np.testing.assert_allclose(
+            rows[:, 3], pr_curve(y, s).at_prevalence(0.01).precision, rtol=1e-15
+        )
+    assert f"curves/{name}_at_prevalence.csv" in data["files"]
+
+
+def test_page_shows_the_table_and_the_deployment_section(report):
+    *_, out, data = report
+    page = (out / "report.html").read_text()
+    assert page.count("<h3>Operating points</h3>") == 2
+    assert "At deployment prevalence π = 0.01" in page
+    first = data["scorers"]["a"]["operating_points"][0]
+    assert f"{first['precision']:.4f}" in page
+    assert f"{first['threshold']:.6g}" in page
+
+
+def test_defaults_and_none(tmp_path):
+    rng = np.random.default_rng(2)
+    y = (rng.random(200) < 0.3).astype(int)
+    s = rng.normal(size=200) + 2 * y
+    path = tmp_path / "s.csv"
+    path.write_text(
+        "y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
+    )
+    base = ["report", str(path), "--label", "y", "--score", "s", "--n-resamples", "20", "--quiet"]
+    assert main([*base, "--out", str(tmp_path / "d")]) == 0
+    data = json.loads((tmp_path / "d" / "summary.json").read_text())
+    targets = [(e["criterion"], e["target"]) for e in data["scorers"]["s"]["operating_points"]]
+    assert targets == [("min_precision", t) for t in (0.5, 0.8, 0.9)] + [
+        ("min_recall", t) for t in (0.5, 0.8, 0.9)
+    ]
+    assert "deployment" not in data["scorers"]["s"]
+    args = [*base, "--out", str(tmp_path / "e"), "--min-precision", "none", "--min-recall", "none"]
+    assert main(args) == 0
+    data = json.loads((tmp_path / "e" / "summary.json").read_text())
+    assert data["scorers"]["s"]["operating_points"] == []
+    assert "Operating points" not in (tmp_path / "e" / "report.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--prevalence", "2"], r"argument --prevalence: expected a prevalence in \(0, 1\)"),
+        (["--prevalence", "x"], "argument --prevalence: expected a number or fraction"),
+        (["--min-precision", "0.5,1.5"], r"argument --min-precision: expected comma-separated"),
+        (["--min-recall", "0"], r"argument --min-recall: expected comma-separated numbers"),
+    ],
+)
+def test_usage_errors(capsys, args, match):
+    assert main(["report", *args]) == 2
+    assert re.search(match, capsys.readouterr().err)
