@@ -185,3 +185,5 @@ def test_shared_bootstrap_equals_one_call_per_target():
     assert point == operating_point(y, s, top_k=100, interval="bootstrap", rng=8, **kw)
     with pytest.raises(ValueError, match="criterion: expected one of"):
         operating_points(y, s, [("precision", 0.5)])
+    with pytest.raises(ValueError, match="prevalences: expected only None with top_k"):
+        operating_points(y, s, targets, prevalences=(None, 0.1))

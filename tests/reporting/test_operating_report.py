@@ -124,3 +124,23 @@ def test_defaults_and_none(tmp_path):
 def test_usage_errors(capsys, args, match):
     assert main(["report", *args]) == 2
     assert re.search(match, capsys.readouterr().err)
+
+
+def test_zero_false_positives_get_a_note():
+    from prcurve._reporting._operating import analyse_operating
+
+    rng = np.random.default_rng(4)
+    y = np.r_[np.ones(30, bool), rng.random(400) < 0.1]
+    s = np.r_[np.linspace(5, 6, 30), rng.normal(size=400)]  # 30 clean positives on top
+    op = analyse_operating(
+        y, s, pr_curve(y, s), min_precision=(0.99,), min_recall=(), prevalence=0.001,
+        level=0.9, n_resamples=50, seed=0, index=0,
+    )  # fmt: skip
+    deployed = op.points[1]
+    assert deployed.fp == 0 and deployed.precision_interval.width == 0
+    factor = y.sum() * 0.999 / (0.001 * (~y).sum())  # weight of one negative at π
+    expected = deployed.tp / (deployed.tp + factor)
+    assert any(
+        "no false positive" in n and n.endswith(f"{expected:.4f}") and "prevalence 0.001" in n
+        for n in op.notes
+    )

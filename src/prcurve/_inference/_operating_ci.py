@@ -181,6 +181,11 @@ def operating_points(
     gen = check_rng(rng)
     checked = [_one_criterion(name, value) for name, value in targets]
     pis = [None if pi is None else check_prevalence(pi) for pi in prevalences]
+    if any(pi is not None for pi in pis) and any(c == "top_k" for c, _ in checked):
+        raise ValueError(
+            "prevalences: expected only None with top_k (k counts instances of the data at "
+            f"hand), got {list(prevalences)!r}"
+        )
     y, s, w = check_binary_problem(y_true, y_score, None, None)
     sample = prepare(y, s, w)
     counts = sample.counts

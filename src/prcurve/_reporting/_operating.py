@@ -85,6 +85,16 @@ def analyse_operating(
             level=level, n_resamples=n_resamples, rng=np.random.default_rng(streams[0]),
             progress=progress,
         )  # fmt: skip
+    n_neg = float(np.count_nonzero(~np.asarray(y, dtype=bool)))
+    for p in points:
+        if p.feasible and p.fp == 0 and p.tp is not None and p.precision_interval is not None:
+            one = p.tp / (p.tp + p.n_neg / n_neg)  # one false positive (reweighted at π)
+            notes.append(
+                f"{p.criterion} {p.target:g} at prevalence {p.prevalence:.4g}: the threshold "
+                "has no false positive in the data, so no resample has one and the precision "
+                "interval collapses to 1; a single false positive among the "
+                f"{n_neg:,.0f} negatives would give precision {one:.4f}"
+            )
     if prevalence is None:
         return OperatingAnalysis(points, notes=notes)
     deployed = pr.at_prevalence(prevalence)
