@@ -25,7 +25,7 @@ from .._core._partial import (
     negative_factor,
 )
 from .._core._results import ConfidenceInterval
-from ._resample import ProgressHook, SortedSample, bootstrap_blocks
+from ._resample import ProgressHook, SortedSample, bootstrap_blocks, positive_columns
 
 __all__ = ["DeploymentPrevalence", "check_deployment_prevalence", "options_interval"]
 
@@ -82,7 +82,9 @@ def options_interval(
         prevalence=None if pi is None else pi.value,
     )  # fmt: skip
     reps = []
-    for tp, fp, npos, nneg in bootstrap_blocks(sample, n_resamples, gen, progress):
+    # average precision only changes where TP grows: the columns of original positives suffice
+    cols = positive_columns(sample) if method == "average_precision" else None
+    for tp, fp, npos, nneg in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
         if pi is not None:
             f = negative_factor(npos, nneg, pi.draw(tp.shape[0], gen))
             fp = np.asarray(fp, dtype=np.float64) * np.asarray(f)[:, None]
