@@ -155,3 +155,31 @@ def test_chance_line_at_the_deployment_prevalence():
         assert shifted.prevalence == pytest.approx(pi)
         assert shifted.auc("davis_goadrich") == pytest.approx(pi, rel=0.05)
         assert shifted.precision[-1] == pytest.approx(pi)
+
+
+@pytest.mark.parametrize("pi", [5e-324, 1e-320])
+def test_prevalence_whose_weight_overflows_is_an_error(pi):
+    curve = pr_curve([1, 0, 1, 0], [4, 3, 2, 1])
+    with pytest.raises(ValueError, match="prevalence: expected a prevalence whose negative weight"):
+        curve.at_prevalence(pi)
+    with pytest.raises(ValueError, match="prevalence: expected a prevalence whose negative weight"):
+        auc_pr([1, 0, 1, 0], [4, 3, 2, 1], prevalence=pi)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(1e-300, 1 - 1e-16),
+    st.sampled_from([1e-300, 1e-3, 1.0, 1e200]),
+)
+def test_extreme_prevalence_and_weights_give_no_nan(pi, scale):
+    y = np.array([1, 0, 1, 0, 1, 0])
+    s = np.array([6, 5, 4, 4, 2, 1])
+    w = np.array([1, 2, 3, 1, 2, 5]) * scale
+    try:
+        curve = pr_curve(y, s, sample_weight=w).at_prevalence(pi)
+    except ValueError as exc:
+        assert "prevalence: expected a prevalence whose negative weight" in str(exc)
+        return
+    assert np.all(np.isfinite(curve.precision)) and np.all(curve.precision >= 0)
+    for method in AUC_PR_METHODS:
+        assert 0 <= curve.auc(method) <= 1

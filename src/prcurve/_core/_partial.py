@@ -68,8 +68,21 @@ def check_prevalence(prevalence: Any, name: str = "prevalence") -> float:
 
 
 def negative_factor(n_pos: Any, n_neg: Any, prevalence: Any) -> Any:
-    """Weight ``n₊(1 − π)/(π n₋)`` that gives the negatives the share ``1 − π``."""
-    return np.asarray(n_pos, dtype=np.float64) * (1 - prevalence) / (prevalence * np.asarray(n_neg))
+    """Weight ``n₊(1 − π)/(π n₋)`` that gives the negatives the share ``1 − π``.
+
+    For one curve (scalar totals) a weight or a reweighted negative total ``n₊(1 − π)/π`` that
+    overflows (π subnormal, say) is an error naming ``prevalence``, not a silent ``inf``.
+    """
+    n_pos = np.asarray(n_pos, dtype=np.float64)
+    with np.errstate(over="ignore", divide="ignore"):
+        total = n_pos * (1 - prevalence) / prevalence
+        factor = total / np.asarray(n_neg, dtype=np.float64)
+    if np.ndim(factor) == 0 and not (np.isfinite(factor) and np.isfinite(total)):
+        raise ValueError(
+            "prevalence: expected a prevalence whose negative weight n₊(1 − π)/(π n₋) is "
+            f"finite, got {prevalence!r} (n₊ = {float(n_pos):g}, n₋ = {float(n_neg):g})"
+        )
+    return factor
 
 
 def _linear_overlap(r0, p0, r1, p1, lo, hi):
