@@ -187,3 +187,21 @@ def test_shared_bootstrap_equals_one_call_per_target():
         operating_points(y, s, [("precision", 0.5)])
     with pytest.raises(ValueError, match="prevalences: expected only None with top_k"):
         operating_points(y, s, targets, prevalences=(None, 0.1))
+
+
+def test_estimated_deployment_prevalence_widens_the_precision_interval():
+    rng = np.random.default_rng(6)
+    y = rng.random(4000) < 0.3
+    s = rng.normal(size=4000) + 2 * y
+    kw = dict(min_recall=0.6, interval="bootstrap", n_resamples=300, rng=2)
+    known = operating_point(y, s, prevalence=0.02, **kw)
+    few = operating_point(y, s, prevalence=(4, 200), **kw)
+    many = operating_point(y, s, prevalence=(20_000, 1_000_000), **kw)
+    # the point uses k/m; only the intervals change
+    assert few.threshold == known.threshold == many.threshold and few.prevalence == 0.02
+    assert few.precision == known.precision
+    assert few.precision_interval.width > 2 * known.precision_interval.width
+    assert many.precision_interval.width == pytest.approx(known.precision_interval.width, rel=0.2)
+    assert few.recall == known.recall  # recall does not depend on π
+    with pytest.raises(ValueError, match=r"prevalence: expected counts \(k, m\) with 0 < k"):
+        operating_point(y, s, prevalence=(5, 5), **kw)

@@ -16,10 +16,11 @@ from .._core._operating import (
     check_criterion,
     choose_rows,
 )
-from .._core._partial import check_prevalence, negative_factor
+from .._core._partial import negative_factor
 from .._core._results import ConfidenceInterval
 from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
 from ._common import check_progress, check_resamples
+from ._partial_ci import DeploymentPrevalence, check_deployment_prevalence
 from ._resample import ProgressHook, SortedSample, bootstrap_blocks, positive_columns, prepare
 
 __all__ = ["operating_point", "operating_points"]
@@ -79,14 +80,16 @@ def _point(
 
 def _replicates(
     sample: SortedSample,
-    specs: list[tuple[str, float, int, float | None]],
+    specs: list[tuple[str, float, int, DeploymentPrevalence | None]],
     n_resamples: int,
     gen: np.random.Generator,
     progress: ProgressHook | None,
 ) -> list[tuple[np.ndarray, ...]]:
     """One bootstrap for several operating points.
 
-    ``specs`` holds ``(criterion, target, chosen column, prevalence or None)``; returns, per
+    ``specs`` holds ``(criterion, target, chosen column, deployment prevalence or None)``; a
+    prevalence estimated from a count is drawn once per replicate and shared by its specs.
+    Returns, per
     spec, the replicates' thresholds (re-chosen), feasibility, and precision and recall at the
     chosen column (held fixed).
     """
@@ -100,14 +103,15 @@ def _replicates(
     for tp, fp0, npos, nneg0 in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
         fp0 = np.asarray(fp0, dtype=np.float64)
         nneg0 = np.asarray(nneg0, dtype=np.float64)
-        shifted: dict[Any, tuple[np.ndarray, np.ndarray]] = {None: (fp0, nneg0)}
+        shifted: dict[int, tuple[np.ndarray, np.ndarray]] = {id(None): (fp0, nneg0)}
         for (criterion, target, _, pi), col, (thr, oks, prec, rec) in zip(
             specs, at, out, strict=True
         ):
-            if pi not in shifted:
-                f = negative_factor(npos, nneg0, pi)
-                shifted[pi] = (fp0 * f[:, None], nneg0 * f)
-            fp, nneg = shifted[pi]
+            if id(pi) not in shifted:
+                assert pi is not None
+                f = np.asarray(negative_factor(npos, nneg0, pi.draw(tp.shape[0], gen)))
+                shifted[id(pi)] = (fp0 * f[:, None], nneg0 * f)
+            fp, nneg = shifted[id(pi)]
             idx, ok = choose_rows(tp, fp, npos, nneg, criterion, target)
             thr.append(sample.counts.thresholds[cols[idx]])
             oks.append(ok)
@@ -163,7 +167,7 @@ def operating_points(
     y_score: Any,
     targets: Sequence[tuple[str, float]],
     *,
-    prevalences: Sequence[float | None] = (None,),
+    prevalences: Sequence[Any] = (None,),
     level: float = 0.95,
     n_resamples: int = 1000,
     rng: Any = None,
@@ -180,7 +184,7 @@ def operating_points(
     n_resamples = check_resamples(n_resamples)
     gen = check_rng(rng)
     checked = [_one_criterion(name, value) for name, value in targets]
-    pis = [None if pi is None else check_prevalence(pi) for pi in prevalences]
+    pis = [None if pi is None else check_deployment_prevalence(pi) for pi in prevalences]
     if any(pi is not None for pi in pis) and any(c == "top_k" for c, _ in checked):
         raise ValueError(
             "prevalences: expected only None with top_k (k counts instances of the data at "
@@ -192,9 +196,10 @@ def operating_points(
     data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
     points, specs = [], []
     for pi in pis:
-        factor = 1.0 if pi is None else float(negative_factor(counts.n_pos, counts.n_neg, pi))
+        value = None if pi is None else pi.value
+        factor = 1.0 if value is None else float(negative_factor(counts.n_pos, counts.n_neg, value))
         for criterion, target in checked:
-            prev = data_prevalence if pi is None else pi
+            prev = data_prevalence if value is None else value
             point, chosen = _point(counts, criterion, target, factor, prev)
             points.append(point)
             if point.feasible:
@@ -220,7 +225,7 @@ def operating_point(
     max_fpr: float | None = None,
     sample_weight: Any = None,
     pos_label: Any = None,
-    prevalence: float | None = None,
+    prevalence: Any = None,
     interval: str | None = None,
     level: float = 0.95,
     n_resamples: int = 1000,
@@ -249,10 +254,14 @@ def operating_point(
         equal recall the highest threshold.
     sample_weight : array-like of shape (n,), optional
     pos_label : optional
-    prevalence : float in (0, 1), optional
-        Deployment prevalence π, treated as known: precision (and ``fp``/``tn``) are those of
-        the negatives reweighted by ``n₊(1 − π)/(π n₋)`` (see :meth:`PRCurve.at_prevalence`);
-        recall and FPR do not change.  Not with ``top_k`` (a count in the data at hand).
+    prevalence : float in (0, 1) or (int, int), optional
+        Deployment prevalence π: the target is met, and precision (and ``fp``/``tn``) given,
+        with the negatives reweighted by ``n₊(1 − π)/(π n₋)`` (see
+        :meth:`PRCurve.at_prevalence`); recall and FPR do not change.  A number is treated as
+        known.  A pair ``(k, m)`` means π was estimated as k/m from k positives among m
+        deployment instances: the point uses k/m, and every bootstrap replicate draws its own
+        π from Beta(k + ½, m − k + ½), so the intervals include that uncertainty.  Not with
+        ``top_k`` (a count in the data at hand).
     interval : {None, "bootstrap"}
         ``"bootstrap"``: percentile intervals from the instances resampled with the shared
         bootstrap engine (``prcurve._inference._resample``).
@@ -305,7 +314,8 @@ def operating_point(
     """
     criterion, target = check_criterion(min_precision, min_recall, top_k, max_fpr)
     kind = None if interval is None else check_choice(interval, "interval", ("bootstrap",))
-    pi = None if prevalence is None else check_prevalence(prevalence)
+    deploy = None if prevalence is None else check_deployment_prevalence(prevalence)
+    pi = None if deploy is None else deploy.value
     if pi is not None and criterion == "top_k":
         raise ValueError(
             "prevalence: expected None with top_k (k counts instances of the data at hand), "
@@ -324,7 +334,7 @@ def operating_point(
     point, chosen = _point(counts, criterion, target, factor, data_prevalence if pi is None else pi)
     if sample is None or not point.feasible:
         return point
-    reps = _replicates(sample, [(criterion, target, chosen, pi)], n_resamples, gen, progress)
+    reps = _replicates(sample, [(criterion, target, chosen, deploy)], n_resamples, gen, progress)
     result = _with_intervals(point, reps[0], level, n_resamples)
     if result.feasible_fraction is not None and result.feasible_fraction < 1:
         warnings.warn(_infeasible_message(result), TargetNotMetWarning, stacklevel=2)
