@@ -197,6 +197,13 @@ def _count(x: Any) -> str:
     return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.1f}"
 
 
+METHOD_LABELS = {
+    "average_precision": "AP",
+    "davis_goadrich": "Davis–Goadrich",
+    "trapezoid": "linear trapezoid",
+    "lower_trapezoid": "lower trapezoid",
+    "interpolated_median": "interpolated median",
+}
 CRITERION_LABELS = {"min_precision": "precision ≥", "min_recall": "recall ≥"}
 
 
@@ -278,7 +285,8 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
     fig.tight_layout()
     png = base64.b64encode(figure_png(fig)).decode("ascii")
     methods = list(next(iter(entries.values()))["auc_pr"])
-    head = ["scorer", *methods, "AP bootstrap CI"]
+    level = data["settings"]["level"]
+    head = ["scorer", *(METHOD_LABELS.get(m, m) for m in methods), f"AP {level:.0%} CI"]
     rows = []
     for name, e in entries.items():
         rows.append(
