@@ -144,3 +144,23 @@ def test_zero_false_positives_get_a_note():
         "no false positive" in n and n.endswith(f"{expected:.4f}") and "prevalence 0.001" in n
         for n in op.notes
     )
+
+
+def test_deployment_gains_and_best_f1_equal_the_reweighted_data(report):
+    from prcurve import PRGCurve
+
+    y, scores, _, data = report
+    for name, s in scores.items():
+        dep = data["scorers"][name]["deployment"]
+        w = np.where(y == 1, 1.0, y.sum() * 0.99 / (0.01 * (y == 0).sum()))
+        explicit = pr_curve(y, s, sample_weight=w)
+        prg = PRGCurve.from_pr(explicit)
+        assert dep["auprg"] == pytest.approx(prg.auc(), rel=1e-9)
+        assert dep["best_f1"]["threshold"] == prg.best_f_threshold().threshold
+        # F1 at the reported threshold, counted directly with the weights
+        flag = s >= dep["best_f1"]["threshold"]
+        tp, fp = w[flag & (y == 1)].sum(), w[flag & (y == 0)].sum()
+        assert dep["best_f1"]["f1"] == pytest.approx(2 * tp / (tp + fp + y.sum()), rel=1e-9)
+        assert dep["achievable_auc_pr_davis_goadrich"] == pytest.approx(
+            explicit.achievable().auc("davis_goadrich"), rel=1e-9
+        )

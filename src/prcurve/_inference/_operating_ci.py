@@ -292,7 +292,10 @@ def operating_point(
     threshold delivers on new data from the same population.  They ignore that the threshold
     was selected on the same data (with ``min_precision`` the chosen point is the one whose
     sample precision barely clears the target), which makes the precision interval optimistic
-    near the target; its coverage is measured in ``tests/inference/test_operating_ci.py``.
+    near the target.  Coverage is measured in ``examples/coverage_operating_point.py`` (table
+    in the README): close to 95 % except where the quantity depends on the sample's class mix,
+    which the stratified bootstrap holds fixed (precision at the data prevalence of a
+    low-precision point; the ``top_k`` threshold), about 0.83 there.
     The rules are listed in ``prcurve._core._operating``; every replicate applies the same rule
     (ties toward its own highest threshold).
 

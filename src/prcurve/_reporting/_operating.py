@@ -26,6 +26,7 @@ from .._core._empirical import PRCurve
 from .._core._operating import OperatingPoint
 from .._inference import AUCPRInterval, auc_pr_ci
 from .._inference._operating_ci import operating_points
+from .._prg._curve import PRGCurve
 from ._io import curve_csv, figure_png
 
 __all__ = [
@@ -55,6 +56,7 @@ class OperatingAnalysis:
     deployed: PRCurve | None = None
     deployed_auc_pr: dict[str, float] = field(default_factory=dict)
     deployed_ap_ci: AUCPRInterval | None = None
+    deployed_other: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -109,12 +111,25 @@ def analyse_operating(
             notes.append(f"bootstrap interval of average precision at π = {prevalence:g}: {exc}")
             ci = None
     notes += [f"average precision at π = {prevalence:g}: {w.message}" for w in caught]
+    prg = PRGCurve.from_pr(deployed)
+    best = prg.best_f_threshold()
+    other = {
+        "achievable_auc_pr_davis_goadrich": deployed.achievable().auc("davis_goadrich"),
+        "auprg": prg.auc(),
+        "best_f1": {
+            "threshold": best.threshold,
+            "f1": best.f_beta,
+            "precision": best.precision,
+            "recall": best.recall,
+        },
+    }
     return OperatingAnalysis(
         points,
         deployment_prevalence=prevalence,
         deployed=deployed,
         deployed_auc_pr={m: deployed.auc(m) for m in AUC_PR_METHODS},
         deployed_ap_ci=ci,
+        deployed_other=other,
         notes=notes,
     )
 
@@ -162,6 +177,11 @@ def operating_summary(op: OperatingAnalysis) -> dict[str, Any]:
         out["deployment"] = {
             "prevalence": op.deployment_prevalence,
             "auc_pr": {m: _num(v) for m, v in op.deployed_auc_pr.items()},
+            "achievable_auc_pr_davis_goadrich": _num(
+                op.deployed_other["achievable_auc_pr_davis_goadrich"]
+            ),
+            "auprg": _num(op.deployed_other["auprg"]),
+            "best_f1": {k: _num(v) for k, v in op.deployed_other["best_f1"].items()},
             "average_precision_bootstrap": None
             if ci is None
             else {
@@ -287,12 +307,16 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
     methods = list(next(iter(entries.values()))["auc_pr"])
     level = data["settings"]["level"]
     head = ["scorer", *(METHOD_LABELS.get(m, m) for m in methods), f"AP {level:.0%} CI"]
+    head += ["achievable AUC-PR", "AUPRG", "best F₁ (score ≥)"]
     rows = []
     for name, e in entries.items():
+        best = e["best_f1"]
         rows.append(
             [html.escape(name)]
             + [_fmt(e["auc_pr"][m]) for m in methods]
             + [_ci(e["average_precision_bootstrap"])]
+            + [_fmt(e["achievable_auc_pr_davis_goadrich"]), _fmt(e["auprg"])]
+            + [f"{_fmt(best['f1'])} ({_thr(best['threshold'])})"]
         )
     th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
@@ -306,8 +330,10 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
         f'alt="{html.escape(caption)}"><figcaption>{html.escape(caption)}</figcaption></figure>'
         f'<table class="deployment"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
         '<p class="note">AUC-PR estimators of the curve at π (the same as weighting every '
-        "negative by n₊(1 − π)/(π n₋)); π is treated as known. The bootstrap interval reweights "
-        "every resample to π. Operating points at π are in each scorer's table.</p>"
+        "negative by n₊(1 − π)/(π n₋)), the achievable curve's area, AUPRG and the best F₁ "
+        "(threshold in brackets) at π; π is treated as known. The bootstrap interval reweights "
+        "every resample to π. ROC curves do not depend on π. Operating points at π are in each "
+        "scorer's table.</p>"
     )
 
 
