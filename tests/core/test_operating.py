@@ -1,5 +1,7 @@
 """Operating points against brute force over every threshold."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -194,3 +196,44 @@ def test_check_criterion_returns_name_and_target():
 def test_integer_scores_keep_their_type():
     op = operating_point([0, 1, 1, 0], np.array([2**60, 2**60 + 3, 2**60 + 1, 5]), min_recall=1.0)
     assert op.threshold == 2**60 + 1 and isinstance(op.threshold, int)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    problems,
+    st.sampled_from([5e-324, 1e-300, 1e-3, 1.0, 1e150, 1e300]),
+    st.sampled_from(["min_precision", "min_recall", "max_fpr", "top_k"]),
+    st.floats(0.01, 1.0),
+    st.booleans(),
+)
+def test_extreme_weights_never_give_nan(problem, scale, criterion, target, zeros):
+    y, s, w = (np.array(v) for v in problem)
+    weights = w * scale
+    if zeros:
+        weights[::3] = 0.0  # zero weights drop samples
+    wy = weights[y.astype(bool)]
+    wn = weights[~y.astype(bool)]
+    if wy.sum() == 0 or wn.sum() == 0:
+        return  # one class left: an input error (tested elsewhere)
+    if criterion == "top_k":
+        target = target * weights.sum()
+        if not np.isfinite(target) or target <= 0:
+            return
+    try:
+        op = operating_point(y, s, sample_weight=weights, **{criterion: target})
+    except ValueError as exc:  # only clear, named errors
+        assert re.match(r"^(sample_weight|top_k|y_true):", str(exc)), exc
+        return
+    if op.feasible:
+        values = [op.precision, op.recall, op.fpr, op.tp, op.fp, op.fn, op.tn]
+        assert all(np.isfinite(v) for v in values)
+        assert 0 <= op.precision <= 1 and 0 <= op.recall <= 1 and 0 <= op.fpr <= 1
+    else:
+        assert op.reason and "nan" not in op.reason
+    curve = pr_curve(y, s, sample_weight=weights)
+    r = curve.recall_at_precision([0.2, 0.7, 1.0])
+    p = curve.precision_at_recall([0.0, 0.5, 1.0])
+    assert np.all(np.isfinite(r)) and np.all(np.isfinite(p))
+    for method in ("average_precision", "davis_goadrich", "trapezoid", "lower_trapezoid"):
+        part = curve.auc(method, recall_range=(0.1, 0.6), normalize=True)
+        assert np.isfinite(part) and -1e-12 <= part <= 1 + 1e-12
