@@ -76,8 +76,9 @@ class OperatingPoint:
     precision, recall, fpr : float or None
         At the threshold; precision at :attr:`prevalence`.
     tp, fp, fn, tn : int, float or None
-        Confusion-matrix counts (total weights with sample weights; ``fp`` and ``tn`` rescaled
-        to the deployment prevalence when one was given).
+        Confusion-matrix counts (total weights with sample weights — extreme weights rescaled
+        by a power of two, as everywhere in prcurve: only their ratios matter; ``fp`` and ``tn``
+        rescaled to the deployment prevalence when one was given).
     n_pos, n_neg : float
         Positive and negative totals the counts refer to.
     prevalence : float
