@@ -112,6 +112,18 @@ def _target_list(text: str) -> tuple[float, ...]:
     return tuple(_recall_list(text))
 
 
+def _count_pair(text: str) -> tuple[int, int]:
+    try:
+        k, m = (int(v) for v in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected counts K/M such as 12/10000, got {text!r}"
+        ) from None
+    if not 0 < k < m:
+        raise argparse.ArgumentTypeError(f"expected counts K/M with 0 < K < M, got {text!r}")
+    return k, m
+
+
 def _size(text: str) -> int:
     value = _positive_int(text)
     if value < 2:
@@ -227,13 +239,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="operating-point table: the highest-precision threshold with recall >= each R "
         "(default: 0.5,0.8,0.9; 'none' for no such rows)",
     )
-    rep.add_argument(
+    deploy = rep.add_mutually_exclusive_group()
+    deploy.add_argument(
         "--prevalence",
         type=_prevalence,
         default=None,
         metavar="PI",
-        help="deployment prevalence, e.g. 0.001 or 1/1000: also show the PR curves, AUC-PR and "
-        "operating points at PI (negatives reweighted; true- and false-positive rates kept)",
+        help="deployment prevalence, e.g. 0.001 or 1/1000, treated as known: also show the PR "
+        "curves, AUC-PR and operating points at PI (negatives reweighted; true- and "
+        "false-positive rates kept)",
+    )
+    deploy.add_argument(
+        "--prevalence-count",
+        type=_count_pair,
+        default=None,
+        metavar="K/M",
+        help="like --prevalence K/M, but the prevalence was estimated from K positives among M "
+        "deployment cases: the intervals include its uncertainty",
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
 
@@ -362,7 +384,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
     """``Settings`` fields of the operating-point table and the deployment prevalence."""
-    out: dict[str, Any] = {"prevalence": args.prevalence}
+    out: dict[str, Any] = {"prevalence": args.prevalence_count or args.prevalence}
     if args.min_precision is not None:
         out["min_precision"] = args.min_precision
     if args.min_recall is not None:

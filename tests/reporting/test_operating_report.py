@@ -164,3 +164,37 @@ def test_deployment_gains_and_best_f1_equal_the_reweighted_data(report):
         assert dep["achievable_auc_pr_davis_goadrich"] == pytest.approx(
             explicit.achievable().auc("davis_goadrich"), rel=1e-9
         )
+
+
+def test_prevalence_estimated_from_a_count(tmp_path, report):
+    y, scores, _, known = report
+    path = tmp_path / "s.csv"
+    a = scores["a"]
+    rows = zip(y.tolist(), a.tolist(), strict=True)
+    path.write_text("y,a\n" + "".join(f"{u},{v!r}\n" for u, v in rows))
+    args = ["report", str(path), "--label", "y", "--score", "a", "--n-resamples", "100"]
+    args += ["--quiet", "--out", str(tmp_path / "o"), "--prevalence-count", "5/500"]
+    assert main(args) == 0
+    data = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert data["settings"]["deployment_prevalence"] == 0.01
+    assert data["settings"]["deployment_prevalence_count"] == [5, 500]
+    dep, dep_known = data["scorers"]["a"]["deployment"], known["scorers"]["a"]["deployment"]
+    assert dep["auc_pr"] == dep_known["auc_pr"]  # the estimate uses k/m
+    width = dep["average_precision_bootstrap"]["high"] - dep["average_precision_bootstrap"]["low"]
+    ci = dep_known["average_precision_bootstrap"]
+    assert width > 1.1 * (ci["high"] - ci["low"])
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "π was estimated as 5/500" in page
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--prevalence-count", "5/5"], r"expected counts K/M with 0 < K < M, got '5/5'"),
+        (["--prevalence-count", "0.1"], "expected counts K/M such as 12/10000"),
+        (["--prevalence", "0.1", "--prevalence-count", "1/10"], "not allowed with argument"),
+    ],
+)
+def test_prevalence_count_usage_errors(capsys, args, match):
+    assert main(["report", *args]) == 2
+    assert re.search(match, capsys.readouterr().err)

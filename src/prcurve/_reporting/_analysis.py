@@ -77,7 +77,7 @@ class Settings:
     jobs: int = 1
     min_precision: tuple[float, ...] = DEFAULT_MIN_PRECISION
     min_recall: tuple[float, ...] = DEFAULT_MIN_RECALL
-    prevalence: float | None = None  # deployment prevalence (--prevalence)
+    prevalence: float | tuple[int, int] | None = None  # --prevalence or --prevalence-count
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ class OperatingAnalysis:
 
     points: list[OperatingPoint]
     deployment_prevalence: float | None = None
+    deployment_count: tuple[int, int] | None = None  # π estimated as k/m from this count
     deployed: PRCurve | None = None
     deployed_auc_pr: dict[str, float] = field(default_factory=dict)
     deployed_ap_ci: AUCPRInterval | None = None
@@ -67,7 +68,7 @@ def analyse_operating(
     *,
     min_precision: Sequence[float],
     min_recall: Sequence[float],
-    prevalence: float | None,
+    prevalence: float | tuple[int, int] | None,
     level: float,
     n_resamples: int,
     seed: int | None,
@@ -99,7 +100,12 @@ def analyse_operating(
             )
     if prevalence is None:
         return OperatingAnalysis(points, notes=notes)
-    deployed = pr.at_prevalence(prevalence)
+    if isinstance(prevalence, tuple):
+        count: tuple[int, int] | None = (int(prevalence[0]), int(prevalence[1]))
+        value = prevalence[0] / prevalence[1]
+    else:
+        count, value = None, float(prevalence)
+    deployed = pr.at_prevalence(value)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -108,9 +114,9 @@ def analyse_operating(
                 n_resamples=n_resamples, rng=np.random.default_rng(streams[1]),
             )  # fmt: skip
         except ValueError as exc:
-            notes.append(f"bootstrap interval of average precision at π = {prevalence:g}: {exc}")
+            notes.append(f"bootstrap interval of average precision at π = {value:g}: {exc}")
             ci = None
-    notes += [f"average precision at π = {prevalence:g}: {w.message}" for w in caught]
+    notes += [f"average precision at π = {value:g}: {w.message}" for w in caught]
     prg = PRGCurve.from_pr(deployed)
     best = prg.best_f_threshold()
     other = {
@@ -125,7 +131,8 @@ def analyse_operating(
     }
     return OperatingAnalysis(
         points,
-        deployment_prevalence=prevalence,
+        deployment_prevalence=value,
+        deployment_count=count,
         deployed=deployed,
         deployed_auc_pr={m: deployed.auc(m) for m in AUC_PR_METHODS},
         deployed_ap_ci=ci,
@@ -176,6 +183,7 @@ def operating_summary(op: OperatingAnalysis) -> dict[str, Any]:
         ci = op.deployed_ap_ci
         out["deployment"] = {
             "prevalence": op.deployment_prevalence,
+            "prevalence_count": None if op.deployment_count is None else list(op.deployment_count),
             "auc_pr": {m: _num(v) for m, v in op.deployed_auc_pr.items()},
             "achievable_auc_pr_davis_goadrich": _num(
                 op.deployed_other["achievable_auc_pr_davis_goadrich"]
@@ -296,7 +304,16 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
 
     from ..plot import PRCurvesDisplay
 
-    pi = next(iter(entries.values()))["prevalence"]
+    first = next(iter(entries.values()))
+    pi, count = first["prevalence"], first["prevalence_count"]
+    if count is None:
+        how = "π is treated as known: every bootstrap resample is reweighted to π."
+    else:
+        how = (
+            f"π was estimated as {count[0]:,}/{count[1]:,}: every bootstrap resample also draws "
+            f"its own π from Beta({count[0]} + ½, {count[1] - count[0]} + ½), so the intervals "
+            "include the prevalence's uncertainty."
+        )
     curves = {n: s.operating.deployed for n, s in analysis.scorers.items() if n in entries}
     fig = MplFigure(figsize=(6.5, 5.2))
     ax = fig.subplots()
@@ -331,9 +348,8 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
         f'<table class="deployment"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
         '<p class="note">AUC-PR estimators of the curve at π (the same as weighting every '
         "negative by n₊(1 − π)/(π n₋)), the achievable curve's area, AUPRG and the best F₁ "
-        "(threshold in brackets) at π; π is treated as known. The bootstrap interval reweights "
-        "every resample to π. ROC curves do not depend on π. Operating points at π are in each "
-        "scorer's table.</p>"
+        f"(threshold in brackets) at π. {html.escape(how)} ROC curves do not depend on π. "
+        "Operating points at π are in each scorer's table.</p>"
     )
 
 

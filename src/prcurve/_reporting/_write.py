@@ -48,7 +48,14 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "seed": s.seed,
             "min_precision": list(s.min_precision),
             "min_recall": list(s.min_recall),
-            "deployment_prevalence": s.prevalence,
+            "deployment_prevalence": (
+                s.prevalence[0] / s.prevalence[1]
+                if isinstance(s.prevalence, tuple)
+                else s.prevalence
+            ),
+            "deployment_prevalence_count": (
+                list(s.prevalence) if isinstance(s.prevalence, tuple) else None
+            ),
         },
         "data": {
             "n": analysis.n,
