@@ -198,7 +198,7 @@ def test_integer_scores_keep_their_type():
     assert op.threshold == 2**60 + 1 and isinstance(op.threshold, int)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     problems,
     st.sampled_from([5e-324, 1e-300, 1e-3, 1.0, 1e150, 1e300]),
@@ -215,6 +215,8 @@ def test_extreme_weights_never_give_nan(problem, scale, criterion, target, zeros
     wn = weights[~y.astype(bool)]
     if wy.sum() == 0 or wn.sum() == 0:
         return  # one class left: an input error (tested elsewhere)
+    if criterion == "max_fpr":
+        target = min(target, 0.99)  # max_fpr is in [0, 1)
     if criterion == "top_k":
         target = target * weights.sum()
         if not np.isfinite(target) or target <= 0:
