@@ -205,3 +205,18 @@ def test_estimated_deployment_prevalence_widens_the_precision_interval():
     assert few.recall == known.recall  # recall does not depend on π
     with pytest.raises(ValueError, match=r"prevalence: expected counts \(k, m\) with 0 < k"):
         operating_point(y, s, prevalence=(5, 5), **kw)
+
+
+def test_weighted_bootstrap_is_invariant_to_the_weight_scale():
+    rng = np.random.default_rng(9)
+    y = rng.random(600) < 0.3
+    s = np.round(rng.normal(size=600) + 1.5 * y, 1)
+    w = rng.uniform(0.5, 2.0, 600)
+    kw = dict(min_precision=0.7, interval="bootstrap", n_resamples=100, rng=3, prevalence=0.05)
+    a = operating_point(y, s, sample_weight=w, **kw)
+    b = operating_point(y, s, sample_weight=w * 2.0**40, **kw)
+    assert a.threshold == b.threshold and a.threshold_interval == b.threshold_interval
+    assert a.precision == pytest.approx(b.precision, rel=1e-12)
+    assert a.precision_interval.low == pytest.approx(b.precision_interval.low, rel=1e-12)
+    assert a.recall_interval.high == pytest.approx(b.recall_interval.high, rel=1e-12)
+    assert a.precision_interval.contains(a.precision) and a.recall_interval.contains(a.recall)

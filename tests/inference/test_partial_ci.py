@@ -119,3 +119,19 @@ def test_coverage_on_a_binormal_model(options, deploy):
     # At a much lower deployment prevalence the area estimate is biased upward and the
     # percentile interval under-covers (measured in examples/coverage_operating_point.py).
     assert hits >= 87
+
+
+def test_weighted_options_interval():
+    y, s = _data(4, n=500)
+    w = np.random.default_rng(1).uniform(0.5, 2.0, y.shape[0])
+    kw = dict(
+        interval="bootstrap_percentile", n_resamples=100, rng=2, recall_range=(0.1, 0.9),
+        normalize=True, prevalence=0.05,
+    )  # fmt: skip
+    a = auc_pr_ci(y, s, sample_weight=w, **kw)
+    b = auc_pr_ci(y, s, sample_weight=w * 2.0**-30, **kw)
+    assert a.estimate == pytest.approx(
+        auc_pr(y, s, sample_weight=w, recall_range=(0.1, 0.9), normalize=True, prevalence=0.05)
+    )
+    np.testing.assert_allclose(a.replicates, b.replicates, rtol=1e-12)
+    assert a.interval.contains(a.estimate)
