@@ -239,3 +239,35 @@ def test_extreme_weights_never_give_nan(problem, scale, criterion, target, zeros
     for method in ("average_precision", "davis_goadrich", "trapezoid", "lower_trapezoid"):
         part = curve.auc(method, recall_range=(0.1, 0.6), normalize=True)
         assert np.isfinite(part) and -1e-12 <= part <= 1 + 1e-12
+
+
+def test_predict_applies_the_threshold():
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    s = np.round(rng.normal(size=300) + y, 1)
+    op = operating_point(y, s, min_precision=0.6)
+    new = rng.normal(size=50)
+    np.testing.assert_array_equal(op.predict(new), new >= op.threshold)
+    # on the data it was chosen on, the prediction reproduces the counts
+    pred = op.predict(s)
+    assert (pred & y).sum() == op.tp and (pred & ~y).sum() == op.fp
+
+
+@pytest.mark.parametrize(
+    ("scores", "error", "match"),
+    [
+        ([0.1, np.nan], ValueError, "y_score: expected finite numbers, got NaN"),
+        ([["a"]], TypeError, "y_score: expected numbers"),
+        (0.5, ValueError, "y_score: expected a 1-D array, got a scalar"),
+    ],
+)
+def test_predict_bad_scores(scores, error, match):
+    op = operating_point([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.7], min_recall=1.0)
+    with pytest.raises(error, match=match):
+        op.predict(scores)
+
+
+def test_predict_without_a_threshold_is_an_error():
+    miss = operating_point([0, 1, 0, 1], [4, 3, 2, 1], min_precision=0.9)
+    with pytest.raises(ValueError, match="min_precision: expected a feasible operating point"):
+        miss.predict([1.0, 2.0])

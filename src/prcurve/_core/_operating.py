@@ -37,7 +37,12 @@ from typing import Any
 import numpy as np
 
 from ._results import ConfidenceInterval, PRCurveWarning, compact_repr
-from ._validation import check_fraction, check_unit_interval_array
+from ._validation import (
+    _as_1d,
+    _check_finite_numbers,
+    check_fraction,
+    check_unit_interval_array,
+)
 
 __all__ = [
     "CRITERIA",
@@ -119,6 +124,38 @@ class OperatingPoint:
     n_resamples: int | None = None
     feasible_fraction: float | None = None
     reason: str = ""
+
+    def predict(self, y_score: Any) -> np.ndarray:
+        """Predicted labels at this operating point: ``y_score >= threshold``.
+
+        Parameters
+        ----------
+        y_score : array-like of shape (n,)
+            Scores of new instances, on the scale the point was chosen on.
+
+        Returns
+        -------
+        ndarray of bool, shape (n,)
+
+        Raises
+        ------
+        ValueError
+            When the target was not met (there is no threshold), or the scores are not finite.
+
+        Examples
+        --------
+        >>> from prcurve import operating_point
+        >>> op = operating_point([0, 1, 1, 0, 1], [0.1, 0.9, 0.8, 0.7, 0.3], min_precision=1.0)
+        >>> op.threshold, op.predict([0.95, 0.85, 0.5]).tolist()
+        (0.8, [True, True, False])
+        """
+        if not self.feasible:
+            raise ValueError(
+                f"{self.criterion}: expected a feasible operating point to predict with, got "
+                f"none ({self.reason})"
+            )
+        scores = _check_finite_numbers("y_score", _as_1d("y_score", y_score))
+        return np.asarray(scores >= self.threshold)
 
 
 def check_criterion(
