@@ -220,3 +220,16 @@ def test_weighted_bootstrap_is_invariant_to_the_weight_scale():
     assert a.precision_interval.low == pytest.approx(b.precision_interval.low, rel=1e-12)
     assert a.recall_interval.high == pytest.approx(b.recall_interval.high, rel=1e-12)
     assert a.precision_interval.contains(a.precision) and a.recall_interval.contains(a.recall)
+
+
+def test_shared_bootstrap_with_weights_equals_one_call():
+    from prcurve._inference._operating_ci import operating_points
+
+    rng = np.random.default_rng(13)
+    y = rng.random(500) < 0.3
+    s = np.round(rng.normal(size=500) + 1.5 * y, 1)
+    w = rng.uniform(0.2, 3.0, 500)
+    kw = dict(n_resamples=80, rng=5)
+    (point,), _ = operating_points(y, s, [("min_precision", 0.7)], sample_weight=w, **kw)
+    alone = operating_point(y, s, min_precision=0.7, sample_weight=w, interval="bootstrap", **kw)
+    assert point == alone
