@@ -172,6 +172,7 @@ def operating_points(
     n_resamples: int = 1000,
     rng: Any = None,
     progress: ProgressHook | None = None,
+    sample_weight: Any = None,
 ) -> tuple[list[OperatingPoint], list[str]]:
     """Several operating points with intervals from one shared bootstrap (internal; the report).
 
@@ -190,7 +191,7 @@ def operating_points(
             "prevalences: expected only None with top_k (k counts instances of the data at "
             f"hand), got {list(prevalences)!r}"
         )
-    y, s, w = check_binary_problem(y_true, y_score, None, None)
+    y, s, w = check_binary_problem(y_true, y_score, sample_weight, None)
     sample = prepare(y, s, w)
     counts = sample.counts
     data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)

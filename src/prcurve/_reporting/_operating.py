@@ -66,6 +66,7 @@ def analyse_operating(
     score: np.ndarray,
     pr: PRCurve,
     *,
+    sample_weight: np.ndarray | None = None,
     min_precision: Sequence[float],
     min_recall: Sequence[float],
     prevalence: float | tuple[int, int] | None,
@@ -86,7 +87,7 @@ def analyse_operating(
         points, notes = operating_points(
             y, score, targets, prevalences=(None,) if prevalence is None else (None, prevalence),
             level=level, n_resamples=n_resamples, rng=np.random.default_rng(streams[0]),
-            progress=progress,
+            progress=progress, sample_weight=sample_weight,
         )  # fmt: skip
     n_neg = float(np.count_nonzero(~np.asarray(y, dtype=bool)))
     for p in points:
@@ -112,6 +113,7 @@ def analyse_operating(
             ci: AUCPRInterval | None = auc_pr_ci(
                 y, score, interval="bootstrap_percentile", prevalence=prevalence, level=level,
                 n_resamples=n_resamples, rng=np.random.default_rng(streams[1]),
+                sample_weight=sample_weight,
             )  # fmt: skip
         except ValueError as exc:
             notes.append(f"bootstrap interval of average precision at π = {value:g}: {exc}")
