@@ -14,6 +14,7 @@ from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
 from ._results import PRCurveWarning, compact_repr
+from ._thresholds import count_index, rule_thresholds
 from ._validation import (
     check_binary_problem,
     check_choice,
@@ -40,19 +41,6 @@ class ThresholdsDroppedWarning(PRCurveWarning):
     """Some requested thresholds predict no instance positive, so they give no PR point."""
 
 
-def _rule_thresholds(thresholds: np.ndarray, rule: str) -> np.ndarray:
-    """Relabel the operating points for the ``score > t`` rule (same points, other thresholds)."""
-    if rule == "ge":
-        return thresholds
-    if thresholds.dtype.kind in "iu" and thresholds[-1] > np.iinfo(thresholds.dtype).min:
-        # integer scores keep their exact dtype; "everything positive" is min - 1
-        last = thresholds[-1:] - 1
-    else:
-        thresholds = thresholds.astype(np.result_type(thresholds.dtype, np.float32))
-        last = np.array([-np.inf], dtype=thresholds.dtype)
-    return np.concatenate([thresholds[1:], last])
-
-
 @compact_repr
 @dataclass(frozen=True)
 class PRCurve:
@@ -68,7 +56,7 @@ class PRCurve:
         ``score >= thresholds[i]``.  With ``"gt"`` (Hughes-Oliver's PR*) the same points are
         labelled by the thresholds of the rule ``score > t``: the next lower distinct score, and
         ``-inf`` for the last point (the lowest score minus 1 for integer scores, whose dtype is
-        kept).
+        kept; see ``prcurve._core._thresholds.rule_thresholds`` for the int64 minimum).
     tp, fp : ndarray, shape (k,)
         Cumulative true / false positives (int64, or float64 total weights).
     precision, recall : ndarray, shape (k,)
@@ -94,7 +82,7 @@ class PRCurve:
         check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
         tp, fp = counts.tp, counts.fp
         return cls(
-            thresholds=_rule_thresholds(counts.thresholds, threshold_rule),
+            thresholds=rule_thresholds(counts.thresholds, threshold_rule),
             tp=tp,
             fp=fp,
             precision=precision_of(tp, fp),
@@ -277,11 +265,17 @@ def pr_curve(
     y_score : array-like of shape (n,)
         Finite scores; larger means more likely positive.
     sample_weight : array-like of shape (n,), optional
-        Non-negative weights; a zero weight is the same as leaving the sample out.
+        Non-negative weights, free of scale (multiplying them all by a constant changes no
+        result).  **A row of zero weight is dropped as if absent**: a score whose rows all have
+        zero weight is not an operating point, and does not label one under either threshold
+        rule.  The same rule holds in :func:`roc_curve`, :func:`auc_pr`,
+        :func:`evaluate_thresholds`, the PRG curve and every bootstrap.
     pos_label : optional
         The label of the positive class.
     threshold_rule : {"ge", "gt"}
-        Label the points by the rule ``score >= t`` (default) or ``score > t`` (PR*).
+        Label the points by the rule ``score >= t`` (default) or ``score > t`` (PR*).  Either
+        way, ``evaluate_thresholds(y_true, y_score, curve.thresholds,
+        threshold_rule=curve.threshold_rule)`` gives back the curve's own points.
 
     Returns
     -------
@@ -416,7 +410,9 @@ def evaluate_thresholds(
     Parameters
     ----------
     thresholds : array-like
-        Thresholds; duplicates are merged and they are returned in decreasing order.  Thresholds
+        Thresholds; duplicates are merged and they are returned in decreasing order, in their
+        own dtype.  They are compared with the scores exactly, whatever the two dtypes (an int64
+        score above 2**53 is not rounded to a double first).  Thresholds
         above every score predict nothing positive, have no precision, and are dropped with a
         :class:`ThresholdsDroppedWarning`.
     threshold_rule : {"ge", "gt"}
@@ -440,18 +436,11 @@ def evaluate_thresholds(
     if t.ndim != 1 or t.shape[0] == 0 or t.dtype.kind not in "biuf":
         raise ValueError(f"thresholds: expected a non-empty 1-D array of numbers, got {t!r}")
     counts = count_sorted(y, s, w)
-    # compare in the scores' own dtype when the thresholds fit in it exactly (large integers
-    # would lose precision in float64), in float64 otherwise
-    common = np.result_type(counts.thresholds.dtype, t.dtype)
-    if common.kind == "f":
-        common = np.dtype(np.float64)
-    t = np.unique(t.astype(common))[::-1]
-    ascending = counts.thresholds[::-1].astype(common)
-    # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt")
-    if threshold_rule == "ge":
-        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="left")
-    else:
-        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="right")
+    t = np.unique(t)[::-1]
+    ascending = counts.thresholds[::-1]
+    # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt"),
+    # compared exactly whatever the dtypes (see prcurve._core._thresholds)
+    k = ascending.shape[0] - 1 - count_index(ascending, t, threshold_rule)
     valid = k >= 0
     if not valid.any():
         raise ValueError(

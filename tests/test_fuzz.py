@@ -1,0 +1,383 @@
+"""Property-based fuzz of every public function of prcurve that takes data (issue 16).
+
+Inputs are drawn to break numerical code: heavy ties, int64 extremes, float extremes
+(±1.79e308, subnormals such as 5e-324), huge / tiny / zero weights and one-element classes.
+The properties are finiteness, ranges, and agreement between functions that answer the same
+question (a curve's own thresholds evaluate back to its points, zero-weight rows are absent rows,
+weights scaled by 2**k change nothing, duplicating a row is weight 2, ...).
+
+The tests run under the registered hypothesis profile ``prcurve-fuzz``: a fixed number of
+examples, derandomized, so CI time is bounded and runs are reproducible.  To search harder, set
+``PRCURVE_FUZZ_EXAMPLES`` (examples per test), e.g.
+``PRCURVE_FUZZ_EXAMPLES=5000 python -m pytest -q tests/test_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import prcurve
+
+settings.register_profile(
+    "prcurve-fuzz",
+    max_examples=int(os.environ.get("PRCURVE_FUZZ_EXAMPLES", "40")),
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+FUZZ = settings.get_profile("prcurve-fuzz")
+#: Fewer examples for the properties that run a (tiny) bootstrap or a likelihood fit.
+SLOW_FUZZ = settings(FUZZ, max_examples=max(5, FUZZ.max_examples // 4))
+
+AUC_METHODS = (
+    "average_precision",
+    "davis_goadrich",
+    "trapezoid",
+    "lower_trapezoid",
+    "interpolated_median",
+)
+I64 = np.iinfo(np.int64)
+FMAX = float(np.finfo(np.float64).max)
+INT64_EXTREMES = [
+    int(I64.min),
+    int(I64.min) + 1,
+    -(2**53) - 1,
+    -(2**53),
+    -1,
+    0,
+    1,
+    2**53,
+    2**53 + 1,
+    int(I64.max) - 2,
+    int(I64.max) - 1,
+    int(I64.max),
+]
+FLOAT_EXTREMES = [
+    -FMAX,
+    -1e300,
+    -1.0,
+    -2.2250738585072014e-308,
+    -5e-324,
+    0.0,
+    5e-324,
+    1e-310,
+    2.2250738585072014e-308,
+    1.0,
+    1.0000000000000002,
+    1e300,
+    FMAX,
+]
+WEIGHT_EXTREMES = [0.0, 5e-324, 1e-310, 1e-300, 1e-3, 0.5, 1.0, 2.0, 3.0, 1e10, 1e300, FMAX]
+
+# ---------------------------------------------------------------------------------------------
+# strategies
+
+
+def _scores(kind: str, n: int) -> st.SearchStrategy[np.ndarray]:
+    if kind == "ties":
+        return st.lists(st.integers(0, 2), min_size=n, max_size=n).map(
+            lambda v: np.asarray(v, dtype=np.float64)
+        )
+    if kind == "int_ties":
+        return st.lists(st.integers(-1, 1), min_size=n, max_size=n).map(
+            lambda v: np.asarray(v, dtype=np.int64)
+        )
+    if kind == "int64":
+        element = st.sampled_from(INT64_EXTREMES) | st.integers(int(I64.min), int(I64.max))
+        return st.lists(element, min_size=n, max_size=n).map(
+            lambda v: np.asarray(v, dtype=np.int64)
+        )
+    element = st.sampled_from(FLOAT_EXTREMES) | st.floats(
+        allow_nan=False, allow_infinity=False, allow_subnormal=True
+    )
+    if kind == "float32":
+        element = st.sampled_from([-3.4e38, -1.0, 0.0, 1e-45, 1.0, 3.4e38]) | st.floats(
+            width=32, allow_nan=False, allow_infinity=False
+        )
+        return st.lists(element, min_size=n, max_size=n).map(
+            lambda v: np.asarray(v, dtype=np.float32)
+        )
+    return st.lists(element, min_size=n, max_size=n).map(lambda v: np.asarray(v, dtype=np.float64))
+
+
+SCORE_KINDS = ("ties", "int_ties", "int64", "float", "float32")
+
+
+@st.composite
+def problems(draw, *, weighted: bool | None = None, max_n: int = 24, kinds=SCORE_KINDS):
+    """A valid labelled-score problem ``(y, s, w)``; ``w`` may be None.
+
+    Labels: random, or a single positive, or a single negative.  Weights: none, moderate, or
+    drawn from extremes (zeros, subnormals, 1e±300, the largest double); at least one positive
+    and one negative keep a positive weight.
+    """
+    n = draw(st.integers(2, max_n))
+    layout = draw(st.sampled_from(["random", "one_pos", "one_neg"]))
+    if layout == "random":
+        y = np.asarray(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+        assume(0 < y.sum() < n)
+    else:
+        y = np.zeros(n, dtype=bool) if layout == "one_pos" else np.ones(n, dtype=bool)
+        y[draw(st.integers(0, n - 1))] = layout == "one_pos"
+    kind = draw(st.sampled_from(kinds))
+    s = draw(_scores(kind, n))
+    if weighted is None:
+        weighted = draw(st.booleans())
+    w = None
+    if weighted:
+        element = st.sampled_from(WEIGHT_EXTREMES) | st.floats(
+            0, FMAX, allow_nan=False, allow_infinity=False
+        )
+        if draw(st.booleans()):
+            element = st.floats(1e-3, 1e3)
+        w = np.asarray(draw(st.lists(element, min_size=n, max_size=n)), dtype=np.float64)
+        assume((w[y] > 0).any() and (w[~y] > 0).any())
+        assume(_representable(w))
+    return y, s, w
+
+
+def _representable(w: np.ndarray) -> bool:
+    """Whether the positive weights fit float64 once the largest is scaled below 2**500.
+
+    Weights spread wider (e.g. 5e-324 beside 1e300) are rejected with a clear error, tested in
+    :func:`test_weights_beyond_float64_range_are_an_error`.
+    """
+    positive = w[w > 0]
+    top = float(positive.max())
+    if top < 2.0**500:
+        return True
+    shift = 500 - int(np.frexp(top)[1])
+    return bool(np.array_equal(np.ldexp(np.ldexp(positive, shift), -shift), positive))
+
+
+def _finite_unit(x, name: str) -> None:
+    a = np.asarray(x, dtype=np.float64)
+    assert np.isfinite(a).all(), f"{name}: non-finite value in {a}"
+    assert ((a >= 0) & (a <= 1)).all(), f"{name}: value outside [0, 1] in {a}"
+
+
+def _all_areas(y, s, w) -> dict[str, float]:
+    return {m: prcurve.auc_pr(y, s, method=m, sample_weight=w) for m in AUC_METHODS}
+
+
+def _same_curve(a, b) -> None:
+    np.testing.assert_array_equal(a.thresholds, b.thresholds)
+    np.testing.assert_array_equal(a.tp, b.tp)
+    np.testing.assert_array_equal(a.fp, b.fp)
+    np.testing.assert_array_equal(a.precision, b.precision)
+    np.testing.assert_array_equal(a.recall, b.recall)
+
+
+def _brute_point(y, s, w, t, rule):
+    """Index of the ``"ge"`` curve's point that threshold ``t`` selects, by exact comparisons.
+
+    Python compares ints and floats exactly, so this is independent of NumPy's casting rules.
+    Returns None when ``t`` selects no row of positive weight.
+    """
+    keep = np.ones(len(y), dtype=bool) if w is None else w > 0
+    chosen = [
+        si
+        for si, ki in zip(s.tolist(), keep.tolist(), strict=True)
+        if ki and ((si >= t) if rule == "ge" else (si > t))
+    ]
+    if not chosen:
+        return None
+    lowest = min(chosen)
+    ge = prcurve.pr_curve(y, s, sample_weight=w).thresholds.tolist()
+    return ge.index(lowest)
+
+
+# ---------------------------------------------------------------------------------------------
+# curves and the counting engine
+
+
+@FUZZ
+@given(problems(), st.sampled_from(["ge", "gt"]))
+def test_pr_curve_finite_ranged_and_monotone(problem, rule):
+    y, s, w = problem
+    curve = prcurve.pr_curve(y, s, sample_weight=w, threshold_rule=rule)
+    _finite_unit(curve.precision, "precision")
+    _finite_unit(curve.recall, "recall")
+    assert curve.recall[-1] == 1.0
+    assert np.all(np.diff(curve.recall) >= 0)
+    assert np.all(np.diff(curve.tp) >= 0) and np.all(np.diff(curve.fp) >= 0)
+    assert np.all(curve.tp + curve.fp > 0)
+    t = curve.thresholds
+    assert t.shape == curve.tp.shape
+    # strictly decreasing, compared exactly (integer thresholds stay integers)
+    assert all(a > b for a, b in zip(t[:-1].tolist(), t[1:].tolist(), strict=True))
+    assert 0 < curve.prevalence <= 1 and np.isfinite(curve.skew)
+    roc = prcurve.roc_curve(y, s, sample_weight=w)
+    _finite_unit(roc.fpr, "fpr")
+    _finite_unit(roc.tpr, "tpr")
+    _finite_unit(roc.auc(), "roc auc")
+    counts = prcurve.binary_counts(y, s, sample_weight=w)
+    np.testing.assert_array_equal(counts.tp, curve.tp)
+    np.testing.assert_array_equal(counts.fp, curve.fp)
+
+
+@FUZZ
+@given(problems(), st.sampled_from(["ge", "gt"]))
+def test_own_thresholds_evaluate_back_to_the_points(problem, rule):
+    y, s, w = problem
+    curve = prcurve.pr_curve(y, s, sample_weight=w, threshold_rule=rule)
+    back = prcurve.evaluate_thresholds(y, s, curve.thresholds, sample_weight=w, threshold_rule=rule)
+    _same_curve(curve, back)
+    # point i is what exact comparisons select at its threshold
+    for i, t in enumerate(curve.thresholds.tolist()):
+        assert _brute_point(y, s, w, t, rule) == i
+
+
+@FUZZ
+@given(
+    problems(kinds=("int64", "float", "int_ties")),
+    st.lists(
+        st.sampled_from(INT64_EXTREMES + FLOAT_EXTREMES)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.integers(int(I64.min), int(I64.max)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(["ge", "gt"]),
+    st.sampled_from(["int64", "float64", "uint64"]),
+)
+def test_evaluate_thresholds_is_exact(problem, thresholds, rule, t_dtype):
+    """Comparisons between scores and thresholds are exact whatever their dtypes."""
+    y, s, w = problem
+    if t_dtype == "float64":
+        t = np.asarray([float(v) for v in thresholds], dtype=np.float64)
+    else:
+        info = np.iinfo(t_dtype)
+        ints = [int(v) for v in thresholds if isinstance(v, int) or float(v).is_integer()]
+        t = np.asarray([v for v in ints if info.min <= v <= info.max], dtype=t_dtype)
+        assume(t.shape[0] > 0)
+    t_list = sorted(set(t.tolist()), reverse=True)
+    expected = {v: _brute_point(y, s, w, v, rule) for v in t_list}
+    kept = [v for v in t_list if expected[v] is not None]
+    if not kept:
+        with pytest.raises(ValueError, match="thresholds: expected at least one threshold"):
+            prcurve.evaluate_thresholds(y, s, t, sample_weight=w, threshold_rule=rule)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", prcurve.ThresholdsDroppedWarning)
+        got = prcurve.evaluate_thresholds(y, s, t, sample_weight=w, threshold_rule=rule)
+    assert got.thresholds.tolist() == kept
+    curve = prcurve.pr_curve(y, s, sample_weight=w)
+    index = [expected[v] for v in kept]
+    np.testing.assert_array_equal(got.tp, curve.tp[index])
+    np.testing.assert_array_equal(got.fp, curve.fp[index])
+    _finite_unit(got.precision, "precision")
+
+
+# ---------------------------------------------------------------------------------------------
+# regressions: the examples of issue 16, items 1 and 2, through the public API
+
+
+def test_issue16_item1_extreme_weights_give_finite_areas():
+    """int64 extreme scores with weights 1e-3, 1e10, 0, 0, 1e-300: no NaN, no overflow warning.
+
+    The interpolated median used to divide by a subnormal median precision (NaN), and the
+    Davis-Goadrich segments formed a local skew of 1e10 / 1e-300 (overflow).
+    """
+    y = np.array([1, 0, 0, 0, 1])
+    s = np.array([-(2**63), 2**63 - 1, -(2**63), -(2**63), 2**63 - 1], dtype=np.int64)
+    w = np.array([1e-3, 1e10, 0.0, 0.0, 1e-300])
+    areas = _all_areas(y, s, w)
+    # brute force: the top score holds weight 1e10 negative and 1e-300 positive; the bottom
+    # adds the 1e-3 positive.  Average precision = recall steps times precisions:
+    n_pos = 1e-3 + 1e-300
+    p_top = 1e-300 / (1e10 + 1e-300)
+    p_all = n_pos / (1e10 + n_pos)
+    expected_ap = (1e-300 / n_pos) * p_top + (1e-3 / n_pos) * p_all
+    assert areas["average_precision"] == pytest.approx(expected_ap, rel=1e-12)
+    # the trapezoid rule from (recall 0, precision p_top) to (1, p_all): the first point's
+    # recall is 1e-297, so the area is p_all / 2 within rounding
+    assert areas["trapezoid"] == pytest.approx(p_all / 2, rel=1e-9)
+    for method, value in areas.items():
+        _finite_unit(value, method)
+        # every estimator lies between the lowest and the highest precision of the curve
+        assert value <= max(p_top, p_all) * (1 + 1e-12), method
+    prg_area = prcurve.prg_curve(y, s, sample_weight=w).auc()
+    assert np.isfinite(prg_area) and prg_area <= 1.0
+
+
+def _issue16_item2_problem():
+    y = np.zeros(32, dtype=bool)
+    y[0] = y[-1] = True
+    s = np.array([-(2**63)] * 30 + [2**63 - 1, 2**63 - 2], dtype=np.int64)
+    w = np.array([0.0] * 29 + [1e-6] * 3)
+    return y, s, w
+
+
+@pytest.mark.parametrize("rule", ["ge", "gt"])
+def test_issue16_item2_zero_weight_rows_and_thresholds_agree(rule):
+    """A curve's own thresholds evaluate back to its points, with the int64 minimum as a score.
+
+    The "gt" label of the last point lies below -2**63; it used to be rounded to the double
+    -2**63 ... and the top label 2**63 - 2 to 2**63, above every score, so one point was lost.
+    """
+    y, s, w = _issue16_item2_problem()
+    curve = prcurve.pr_curve(y, s, sample_weight=w, threshold_rule=rule)
+    np.testing.assert_array_equal(curve.tp, [0.0, 1e-6, 1e-6])
+    np.testing.assert_array_equal(curve.fp, [1e-6, 1e-6, 2e-6])
+    back = prcurve.evaluate_thresholds(y, s, curve.thresholds, sample_weight=w, threshold_rule=rule)
+    _same_curve(curve, back)
+    # the rows of zero weight are absent: the same as leaving them out
+    keep = w > 0
+    _same_curve(
+        curve, prcurve.pr_curve(y[keep], s[keep], sample_weight=w[keep], threshold_rule=rule)
+    )
+    if rule == "gt":
+        # exact labels: 2**63 - 2 (selects only 2**63 - 1), -2**63, and something below -2**63
+        assert int(curve.thresholds[0]) == 2**63 - 2
+        assert int(curve.thresholds[1]) == -(2**63)
+        assert curve.thresholds[2] < -(2**63)
+
+
+def test_zero_weight_group_is_not_an_operating_point():
+    """The lead's decision (issue 16 item 2): a score whose rows all weigh 0 labels no point."""
+    y = np.array([1, 0, 1, 0, 1])
+    s = np.array([5.0, 4.0, 3.0, 2.0, 1.0])
+    w = np.array([1.0, 1.0, 0.0, 1.0, 2.0])
+    curve = prcurve.pr_curve(y, s, sample_weight=w)
+    np.testing.assert_array_equal(curve.thresholds, [5.0, 4.0, 2.0, 1.0])
+    np.testing.assert_array_equal(curve.tp, [1.0, 1.0, 1.0, 3.0])
+    np.testing.assert_array_equal(curve.fp, [0.0, 1.0, 2.0, 2.0])
+    gt = prcurve.pr_curve(y, s, sample_weight=w, threshold_rule="gt")
+    np.testing.assert_array_equal(gt.thresholds, [4.0, 2.0, 1.0, -np.inf])
+    # "score >= 3" selects the rows of 5 and 4 (the row of 3 weighs nothing): point 1
+    at = prcurve.evaluate_thresholds(y, s, [3.0], sample_weight=w)
+    np.testing.assert_array_equal([at.tp[0], at.fp[0]], [1.0, 1.0])
+    roc = prcurve.roc_curve(y, s, sample_weight=w)
+    assert 3.0 not in roc.thresholds.tolist()
+    # leaving the row out gives the same curves under both rules
+    for rule in ("ge", "gt"):
+        _same_curve(
+            prcurve.pr_curve(y, s, sample_weight=w, threshold_rule=rule),
+            prcurve.pr_curve(
+                np.delete(y, 2), np.delete(s, 2), sample_weight=np.delete(w, 2), threshold_rule=rule
+            ),
+        )
+
+
+def test_weights_beyond_float64_range_are_an_error():
+    """Positive weights 5e-324 and 1e300 cannot both survive scaling: a clear error, no NaN."""
+    y = np.array([1, 0, 1, 0])
+    s = np.array([0.9, 0.8, 0.3, 0.1])
+    w = np.array([5e-324, 1.0, 1e300, 1.0])
+    with pytest.raises(
+        ValueError,
+        match=r"sample_weight: expected positive weights within a "
+        r"factor of about 2\*\*1500 .* got largest 1e\+300 and smallest 5e-324",
+    ):
+        prcurve.pr_curve(y, s, sample_weight=w)
+    # the same weights scaled into range by hand are fine (and 5e-324 is a real weight)
+    ok = prcurve.pr_curve(y, s, sample_weight=np.array([2.0**-1000, 1.0, 1e300 * 2.0**-1000, 1.0]))
+    assert ok.tp[0] > 0
