@@ -381,3 +381,167 @@ def test_weights_beyond_float64_range_are_an_error():
     # the same weights scaled into range by hand are fine (and 5e-324 is a real weight)
     ok = prcurve.pr_curve(y, s, sample_weight=np.array([2.0**-1000, 1.0, 1e300 * 2.0**-1000, 1.0]))
     assert ok.tp[0] > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# areas
+
+
+@FUZZ
+@given(problems())
+def test_every_area_is_finite_in_unit_interval(problem):
+    y, s, w = problem
+    areas = _all_areas(y, s, w)
+    for method, value in areas.items():
+        _finite_unit(value, method)
+    curve = prcurve.pr_curve(y, s, sample_weight=w)
+    # every estimator is an average of precisions of (possibly interpolated) points: it lies
+    # between the lowest and the highest precision the curve reaches (with its start point)
+    low = min(curve.precision.min(), curve.prevalence)
+    high = max(curve.precision.max(), 1.0 if method == "interpolated_median" else 0.0)
+    for method, value in areas.items():
+        bound_high = 1.0 if method in ("trapezoid", "interpolated_median") else high
+        assert low * (1 - 1e-9) <= value <= bound_high * (1 + 1e-9), (method, value, low, high)
+    assert areas["average_precision"] == pytest.approx(curve.auc(), rel=0, abs=0)
+    prg = prcurve.prg_curve(y, s, sample_weight=w)
+    value = prg.auc()
+    assert np.isfinite(value) and value <= 1.0 + 1e-12
+    roc = prcurve.roc_curve(y, s, sample_weight=w)
+    _finite_unit(roc.auc(), "ROC AUC")
+
+
+def _sklearn_comparable(y, s, w) -> bool:
+    """scikit-learn sums weights naively in float64: compare only where that cannot overflow."""
+    if w is None:
+        return True
+    positive = w[w > 0]
+    return bool(positive.max() < 1e200 and positive.min() > 1e-200)
+
+
+@FUZZ
+@given(problems(kinds=("ties", "int_ties", "float", "int64")))
+def test_areas_agree_with_scikit_learn(problem):
+    metrics = pytest.importorskip("sklearn.metrics")
+    y, s, w = problem
+    assume(_sklearn_comparable(y, s, w))
+    sk_s = s
+    if s.dtype.kind == "i" and np.abs(s.astype(np.float64)).max() > 2.0**53:
+        # scikit-learn casts scores to float64; distinct int64 scores may merge.  Give it the
+        # ranks instead (the curves only depend on the order).
+        sk_s = np.unique(s, return_inverse=True)[1].astype(np.float64)
+    ours = prcurve.auc_pr(y, s, sample_weight=w)
+    theirs = metrics.average_precision_score(y, sk_s, sample_weight=w)
+    assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-300)
+    roc_ours = prcurve.roc_curve(y, s, sample_weight=w).auc()
+    roc_theirs = metrics.roc_auc_score(y, sk_s, sample_weight=w)
+    assert roc_ours == pytest.approx(roc_theirs, rel=1e-9, abs=1e-300)
+    # the curve's points, against scikit-learn's (which also has one point per distinct score)
+    p, r, _ = metrics.precision_recall_curve(y, sk_s, sample_weight=w)
+    curve = prcurve.pr_curve(y, s, sample_weight=w)
+    keep = ~np.isnan(p[:-1])  # points of zero total weight scikit-learn reports as NaN/0
+    np.testing.assert_allclose(curve.recall, r[:-1][::-1][keep[::-1]], rtol=1e-12)
+    np.testing.assert_allclose(curve.precision, p[:-1][::-1][keep[::-1]], rtol=1e-12)
+
+
+def _brute_force_ap(y, s, w) -> float:
+    """Average precision by its definition, one Python loop over distinct scores."""
+    w = np.ones(len(y)) if w is None else w
+    keep = w > 0
+    y, s, w = y[keep], s[keep].tolist(), w[keep]
+    n_pos = float(w[y].sum())
+    total = 0.0
+    previous_tp = 0.0
+    for t in sorted(set(s), reverse=True):
+        sel = np.array([v >= t for v in s])
+        tp = float(w[sel & y].sum())
+        fp = float(w[sel & ~y].sum())
+        total += (tp - previous_tp) / n_pos * (tp / (tp + fp))
+        previous_tp = tp
+    return total
+
+
+@FUZZ
+@given(problems(max_n=12))
+def test_average_precision_matches_brute_force(problem):
+    y, s, w = problem
+    assume(w is None or _sklearn_comparable(y, s, w))
+    assert prcurve.auc_pr(y, s, sample_weight=w) == pytest.approx(
+        _brute_force_ap(y, s, w), rel=1e-9
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# weights: scale, zeros, duplicates
+
+
+@FUZZ
+@given(problems(weighted=True), st.integers(-60, 60), st.floats(1e-3, 1e3))
+def test_weights_are_free_of_scale(problem, k, c):
+    y, s, w = problem
+    with np.errstate(over="ignore", under="ignore"):
+        scaled = np.ldexp(w, k)
+    assume(np.isfinite(scaled).all() and np.array_equal(np.ldexp(scaled, -k), w))
+    base = _all_areas(y, s, w)
+    for method, value in _all_areas(y, s, scaled).items():
+        assert value == pytest.approx(base[method], rel=1e-12, abs=0), method
+    a = prcurve.pr_curve(y, s, sample_weight=w)
+    b = prcurve.pr_curve(y, s, sample_weight=scaled)
+    np.testing.assert_array_equal(a.thresholds, b.thresholds)
+    np.testing.assert_allclose(a.precision, b.precision, rtol=1e-12)
+    np.testing.assert_allclose(a.recall, b.recall, rtol=1e-12)
+    # an arbitrary constant rounds each weight, so only approximately; skip weights whose
+    # product would leave the normal range
+    with np.errstate(over="ignore", under="ignore"):
+        times = w * c
+    positive = w > 0
+    assume(np.isfinite(times).all() and (times[positive] > 1e-300).all())
+    assume(w[positive].min() > 1e-300)
+    for method, value in _all_areas(y, s, times).items():
+        assert value == pytest.approx(base[method], rel=1e-9, abs=0), method
+
+
+@FUZZ
+@given(problems(), st.data())
+def test_zero_weight_rows_are_absent_rows(problem, data):
+    y, s, w = problem
+    n_extra = data.draw(st.integers(1, 6))
+    idx = data.draw(st.lists(st.integers(0, len(y) - 1), min_size=n_extra, max_size=n_extra))
+    labels = data.draw(st.lists(st.booleans(), min_size=n_extra, max_size=n_extra))
+    # the extra rows reuse existing scores, or take new ones (the top, the bottom of the dtype)
+    extra_s = s[idx].copy()
+    if data.draw(st.booleans()) and s.dtype.kind in "iu":
+        extra_s[0] = np.iinfo(s.dtype).max
+    elif data.draw(st.booleans()) and s.dtype.kind == "f":
+        extra_s[0] = np.finfo(s.dtype).min
+    y2 = np.concatenate([y, np.asarray(labels, dtype=bool)])
+    s2 = np.concatenate([s, extra_s])
+    w1 = np.ones(len(y)) if w is None else w
+    w2 = np.concatenate([w1, np.zeros(n_extra)])
+    for rule in ("ge", "gt"):
+        _same_curve(
+            prcurve.pr_curve(y, s, sample_weight=w1, threshold_rule=rule),
+            prcurve.pr_curve(y2, s2, sample_weight=w2, threshold_rule=rule),
+        )
+    for method, value in _all_areas(y2, s2, w2).items():
+        assert value == prcurve.auc_pr(y, s, sample_weight=w1, method=method), method
+    assert (
+        prcurve.prg_curve(y2, s2, sample_weight=w2).auc()
+        == prcurve.prg_curve(y, s, sample_weight=w1).auc()
+    )
+
+
+@FUZZ
+@given(problems(weighted=False), st.data())
+def test_duplicated_rows_are_integer_weights(problem, data):
+    y, s, _ = problem
+    reps = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=len(y), max_size=len(y))))
+    assume(reps[y].sum() > 0 and reps[~y].sum() > 0)
+    repeated = prcurve.pr_curve(np.repeat(y, reps), np.repeat(s, reps))
+    weighted = prcurve.pr_curve(y, s, sample_weight=reps.astype(np.float64))
+    np.testing.assert_array_equal(repeated.thresholds, weighted.thresholds)
+    np.testing.assert_array_equal(repeated.tp, weighted.tp)
+    np.testing.assert_array_equal(repeated.fp, weighted.fp)
+    for method in AUC_METHODS:
+        assert prcurve.auc_pr(np.repeat(y, reps), np.repeat(s, reps), method=method) == (
+            pytest.approx(prcurve.auc_pr(y, s, method=method, sample_weight=reps), rel=1e-12)
+        ), method
