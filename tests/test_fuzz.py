@@ -424,11 +424,9 @@ def test_areas_agree_with_scikit_learn(problem):
     metrics = pytest.importorskip("sklearn.metrics")
     y, s, w = problem
     assume(_sklearn_comparable(y, s, w))
-    sk_s = s
-    if s.dtype.kind == "i" and np.abs(s.astype(np.float64)).max() > 2.0**53:
-        # scikit-learn casts scores to float64; distinct int64 scores may merge.  Give it the
-        # ranks instead (the curves only depend on the order).
-        sk_s = np.unique(s, return_inverse=True)[1].astype(np.float64)
+    # scikit-learn casts scores to float64 (distinct int64 scores may merge) and subtracts them
+    # (overflow at +-1.8e308): give it the ranks, as the curves only depend on the order
+    sk_s = np.unique(s, return_inverse=True)[1].astype(np.float64)
     ours = prcurve.auc_pr(y, s, sample_weight=w)
     theirs = metrics.average_precision_score(y, sk_s, sample_weight=w)
     assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-300)
@@ -545,3 +543,100 @@ def test_duplicated_rows_are_integer_weights(problem, data):
         assert prcurve.auc_pr(np.repeat(y, reps), np.repeat(s, reps), method=method) == (
             pytest.approx(prcurve.auc_pr(y, s, method=method, sample_weight=reps), rel=1e-12)
         ), method
+
+
+# ---------------------------------------------------------------------------------------------
+# the other functions that take data
+
+
+@FUZZ
+@given(problems(), st.lists(st.floats(1e-6, 1.0), min_size=1, max_size=5))
+def test_curve_methods_and_derived_curves_are_finite(problem, recall):
+    y, s, w = problem
+    curve = prcurve.pr_curve(y, s, sample_weight=w)
+    r = np.asarray(recall)
+    at = np.asarray(curve.precision_at(r))
+    _finite_unit(at, "precision_at")
+    # the functional estimator, by brute force: the lowest positive-weight positive score z
+    # with at most n_pos * r positive weight strictly above it, then precision at "score > z"
+    # plus the positives at z needed ... for unweighted data, PR(r) = n_pos r / (n_pos r + N)
+    # with N the negatives strictly above z
+    if w is None:
+        pos = np.sort(s[y])[::-1]
+        n_pos = pos.shape[0]
+        for beta, got in zip(r.tolist(), at.tolist(), strict=True):
+            j = min(int(np.floor(n_pos * beta + 1e-9)) + 1, n_pos)
+            z = pos[j - 1].item()
+            negatives_above = sum(
+                1 for v, lab in zip(s.tolist(), y.tolist(), strict=True) if not lab and v > z
+            )
+            expected = n_pos * beta / (n_pos * beta + negatives_above)
+            assert got == pytest.approx(expected, rel=1e-9)
+        np.testing.assert_allclose(
+            prcurve.batch_precision_at(y[None, :], s[None, :], r)[0], at, rtol=1e-12
+        )
+    x, p = curve.interpolate(num=17)
+    _finite_unit(x, "interpolate recall")
+    _finite_unit(p, "interpolate precision")
+    hull = prcurve.achievable_pr_curve(y, s, sample_weight=w)
+    _finite_unit(hull.precision, "achievable precision")
+    _finite_unit(hull.recall, "achievable recall")
+    # the achievable curve is an envelope of the curve: never below it at the curve's recalls
+    on = curve.recall > 0
+    assert (hull.precision_at(curve.recall[on]) >= curve.precision[on] * (1 - 1e-9)).all()
+    roc = curve.to_roc()
+    _finite_unit(roc.fpr, "to_roc fpr")
+    _finite_unit(roc.tpr, "to_roc tpr")
+    prg = prcurve.prg_curve(y, s, sample_weight=w)
+    for name in ("precision", "recall"):
+        values = np.asarray(getattr(prg, name), dtype=np.float64)
+        assert not np.isnan(values).any(), name
+        assert (values <= 1.0 + 1e-12).all(), name
+    rg, pg = prg.path()
+    assert np.isfinite(rg).all() and np.isfinite(pg).all()
+
+
+@FUZZ
+@given(
+    st.sampled_from(WEIGHT_EXTREMES[1:]) | st.floats(1e-300, 1e300),
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.floats(0, 1),
+)
+def test_dg_interpolate_is_finite(n_pos, a_tp, a_fp, b_tp, b_fp):
+    """Davis-Goadrich interpolation between any two count pairs (as fractions of a scale)."""
+    n_neg = n_pos * 7.0
+    tp_a, tp_b = sorted([a_tp * n_pos, b_tp * n_pos])
+    fp_a, fp_b = sorted([a_fp * n_neg, b_fp * n_neg])
+    assume(np.isfinite(n_neg) and tp_b + fp_b > 0 and tp_a + fp_a > 0)
+    assume(tp_b - tp_a <= 1000)  # unit TP steps: keep the number of points bounded
+    pts = prcurve.dg_interpolate(tp_a, fp_a, tp_b, fp_b, n_pos)
+    _finite_unit(pts.precision, "dg precision")
+    _finite_unit(pts.recall, "dg recall")
+    assert np.isfinite(pts.tp).all() and np.isfinite(pts.fp).all()
+    # precision between the two end points' precisions (it moves monotonically in between)
+    pa, pb = tp_a / (tp_a + fp_a), tp_b / (tp_b + fp_b)
+    lo, hi = min(pa, pb), max(pa, pb)
+    assert (pts.precision >= lo * (1 - 1e-9)).all() and (pts.precision <= hi * (1 + 1e-9)).all()
+
+
+@FUZZ
+@given(problems(weighted=False))
+def test_roc_and_pr_spaces_round_trip(problem):
+    y, s, _ = problem
+    curve = prcurve.pr_curve(y, s)
+    keep = curve.tp > 0  # recall 0 fixes no ROC point
+    assume(keep.any())
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    fpr, tpr = prcurve.pr_to_roc(
+        curve.recall[keep], curve.precision[keep], n_pos=n_pos, n_neg=n_neg
+    )
+    _finite_unit(fpr, "fpr")
+    _finite_unit(tpr, "tpr")
+    np.testing.assert_allclose(fpr, curve.fp[keep] / n_neg, rtol=1e-12, atol=1e-15)
+    recall, precision = prcurve.roc_to_pr(fpr, tpr, n_pos=n_pos, n_neg=n_neg)
+    np.testing.assert_allclose(recall, curve.recall[keep], rtol=1e-12)
+    np.testing.assert_allclose(precision, curve.precision[keep], rtol=1e-12)
+    gains = prcurve.pr_to_prg(curve.precision, curve.recall, curve.prevalence)
+    assert not np.isnan(np.asarray(gains.precision_gain, dtype=float)).any()

@@ -68,7 +68,11 @@ def batch_precision_at(y: Any, score: Any, recall: Any) -> np.ndarray:
            [1.        , 1.        ]])
     """
     lab = np.asarray(y, dtype=bool)
-    s = np.asarray(score, dtype=np.float64)
+    s = np.asarray(score)
+    if s.dtype.kind in "iu":
+        # only the order matters: ranks are exact in float64, large integers may not be
+        s = np.unique(s, return_inverse=True)[1].reshape(s.shape).astype(np.float64)
+    s = np.asarray(s, dtype=np.float64)
     if lab.ndim != 2 or s.shape != lab.shape:
         raise ValueError(
             f"y and score: expected two arrays of one shape (R, n), got {lab.shape} and {s.shape}"
