@@ -15,6 +15,7 @@ examples, derandomized, so CI time is bounded and runs are reproducible.  To sea
 from __future__ import annotations
 
 import os
+import re
 import warnings
 
 import numpy as np
@@ -640,3 +641,100 @@ def test_roc_and_pr_spaces_round_trip(problem):
     np.testing.assert_allclose(precision, curve.precision[keep], rtol=1e-12)
     gains = prcurve.pr_to_prg(curve.precision, curve.recall, curve.prevalence)
     assert not np.isnan(np.asarray(gains.precision_gain, dtype=float)).any()
+
+
+# ---------------------------------------------------------------------------------------------
+# intervals: finite, or NaN only with a warning that says why
+
+
+def _numbers(result, path="result"):
+    """Every float in a (nested) result dataclass, as (name, float array) pairs."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(result):
+        for field in dataclasses.fields(result):
+            yield from _numbers(getattr(result, field.name), f"{path}.{field.name}")
+    elif isinstance(result, (float, np.floating)) or (
+        isinstance(result, np.ndarray) and result.dtype.kind == "f"
+    ):
+        yield path, np.asarray(result, dtype=np.float64)
+    elif isinstance(result, (tuple, list)):
+        for i, item in enumerate(result):
+            yield from _numbers(item, f"{path}[{i}]")
+
+
+def _no_silent_nan(call):
+    """Call; the result's floats are never NaN unless a prcurve warning said why.
+
+    A ValueError is accepted when its message opens with the parameter it is about (e.g. too
+    few positives for a bootstrap): that is the library's clear-error convention.  Returns
+    None then.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", prcurve.PRCurveWarning)
+        try:
+            result = call()
+        except ValueError as error:
+            assert re.match(r"^[\w ,]+: ", str(error)), str(error)
+            return None
+    warned = any(issubclass(c.category, prcurve.PRCurveWarning) for c in caught)
+    for name, values in _numbers(result):
+        assert not np.isnan(values).any() or warned, f"{name}: NaN without a warning"
+        assert not np.isinf(values).any() or warned or "width" not in name, name
+    return result
+
+
+@SLOW_FUZZ
+@given(problems(max_n=14), st.sampled_from(AUC_METHODS))
+def test_auc_pr_ci_has_no_silent_nan(problem, method):
+    y, s, w = problem
+    result = _no_silent_nan(
+        lambda: prcurve.auc_pr_ci(
+            y, s, method=method, sample_weight=w, n_resamples=16, rng=np.random.default_rng(0)
+        )
+    )
+    if result is None:
+        return
+    low, high = result.interval.low, result.interval.high
+    if np.isfinite(low) and np.isfinite(high):
+        assert 0.0 <= low <= high <= 1.0
+
+
+@SLOW_FUZZ
+@given(problems(max_n=14), st.sampled_from(["normal", "bootstrap"]))
+def test_pr_pointwise_ci_has_no_silent_nan(problem, method):
+    y, s, w = problem
+    _no_silent_nan(
+        lambda: prcurve.pr_pointwise_ci(
+            y,
+            s,
+            [0.25, 0.5, 0.75],
+            method=method,
+            sample_weight=w,
+            n_resamples=16,
+            rng=np.random.default_rng(0),
+        )
+    )
+
+
+@SLOW_FUZZ
+@given(problems(max_n=14, kinds=("ties", "float", "int64")), st.data())
+def test_compare_has_no_silent_nan(problem, data):
+    y, s, w = problem
+    other = data.draw(_scores("float", len(y)))
+    _no_silent_nan(
+        lambda: prcurve.compare(
+            y, s, other, sample_weight=w, n_resamples=16, rng=np.random.default_rng(0), num=11
+        )
+    )
+
+
+@SLOW_FUZZ
+@given(problems(max_n=14, weighted=False))
+def test_pr_confidence_band_has_no_silent_nan(problem):
+    y, s, _ = problem
+    _no_silent_nan(
+        lambda: prcurve.pr_confidence_band(
+            y, s, n_resamples=16, rng=np.random.default_rng(0), num=11
+        )
+    )
