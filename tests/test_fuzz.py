@@ -738,3 +738,45 @@ def test_pr_confidence_band_has_no_silent_nan(problem):
             y, s, n_resamples=16, rng=np.random.default_rng(0), num=11
         )
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# regressions: what this fuzz found beyond the examples of issue 16
+
+
+def test_interpolated_precision_never_exceeds_one():
+    m = -(2**63)
+    y = np.array([0, 1, 1, 1, 1, 1], dtype=bool)
+    s = np.array([m] * 5 + [m + 1], dtype=np.int64)
+    w = np.array([1.0, 1, 1, 1, 388, 85])
+    _, precision = prcurve.pr_curve(y, s, sample_weight=w).interpolate(num=17)
+    assert precision.max() == 1.0
+
+
+def test_dg_interpolate_subnormal_counts_keep_their_ratios():
+    pts = prcurve.dg_interpolate(5e-324, 0.0, 5e-324, 3.5e-323, 5e-324)
+    np.testing.assert_array_equal(pts.precision, [1.0, 1 / 8])
+    np.testing.assert_array_equal(pts.fp, [0.0, 3.5e-323])
+
+
+def test_batch_precision_at_is_exact_for_int64_scores():
+    m = -(2**63)
+    y = np.array([0, 0, 0, 0, 0, 0, 0, 1], dtype=bool)
+    s = np.array([m] * 6 + [m + 1, m], dtype=np.int64)
+    # m + 1 and m are one double: the negative at m + 1 is strictly above the positive
+    np.testing.assert_array_equal(prcurve.batch_precision_at(y[None], s[None], [1.0]), [[0.5]])
+    assert prcurve.pr_curve(y, s).precision_at(1.0) == 0.5
+
+
+@pytest.mark.parametrize(
+    "w", [[1e300, 1.0], [1e-3, 5e-324], [5e-324, 1e-310]], ids=["huge", "subnormal", "tiny"]
+)
+def test_prg_under_extreme_weights_is_finite(w):
+    """Weights whose products under- or overflow: PRG gains and y0 stay finite."""
+    y = np.array([False, True])
+    s = np.array([0.0, 0.0])
+    prg = prcurve.prg_curve(y, s, sample_weight=np.asarray(w))
+    assert np.isfinite(prg.auc()) and np.isfinite(prg.y0)
+    # one operating point, the all-positive classifier: recall gain 1, precision gain 0
+    np.testing.assert_array_equal(prg.recall_gain, [1.0])
+    np.testing.assert_array_equal(prg.precision_gain, [0.0])

@@ -8,6 +8,7 @@ Between operating points A and B the counts move along a straight line in (TP, F
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +59,8 @@ def dg_precision(tp_a, fp_a, tp_b, fp_b, tp) -> np.ndarray:
     # first: the local skew itself may overflow (a tiny TP step beside a huge FP step)
     frac = np.where(rising, (tp - tp_a) / safe, 0.0)
     num = tp
-    den = tp_a + fp_a + frac * (dtp + (fp_b - fp_a))
+    # TP + FP with FP formed on its own, so that rounding never makes the precision exceed 1
+    den = tp + (fp_a + frac * (fp_b - fp_a))
     step = dtp + (fp_b - fp_a)
     limit = np.where(rising & (step > 0), dtp / np.where(step > 0, step, 1.0), 1.0)
     return np.where(den > 0, num / np.where(den > 0, den, 1.0), limit)
@@ -143,6 +145,18 @@ def dg_interpolate(tp_a: Any, fp_a: Any, tp_b: Any, fp_b: Any, n_pos: Any) -> In
         )
     if not npos >= tb or npos <= 0:
         raise ValueError(f"n_pos: expected a positive total at least tp_b={tb}, got {npos}")
+    top = max(tb, fb, npos)
+    if top < 2.0**-500:
+        # subnormal counts have lost their precision: rescale exactly by a power of two (the
+        # ratios do not change) and report the counts in the caller's units
+        k = -int(np.frexp(top)[1])
+        pts = dg_interpolate(*(math.ldexp(v, k) for v in (ta, fa, tb, fb, npos)))
+        return InterpolatedPoints(
+            tp=np.ldexp(pts.tp, -k),
+            fp=np.ldexp(pts.fp, -k),
+            recall=pts.recall,
+            precision=pts.precision,
+        )
     steps = np.arange(ta, tb, 1.0)
     tp = np.append(steps, tb) if tb > ta else np.array([ta])
     if tb == ta and fb > fa:  # vertical segment: the two end points
