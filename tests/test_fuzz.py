@@ -780,3 +780,30 @@ def test_prg_under_extreme_weights_is_finite(w):
     # one operating point, the all-positive classifier: recall gain 1, precision gain 0
     np.testing.assert_array_equal(prg.recall_gain, [1.0])
     np.testing.assert_array_equal(prg.precision_gain, [0.0])
+
+
+@SLOW_FUZZ
+@given(problems(max_n=14, weighted=True), st.integers(1, 4))
+def test_bootstraps_drop_zero_weight_rows(problem, n_extra):
+    """Issue 16 item 2 for the bootstraps: zero-weight rows are absent, replicate for replicate."""
+    y, s, w = problem
+    y2 = np.concatenate([y, np.ones(n_extra, dtype=bool)])
+    s2 = np.concatenate([s, np.repeat(s[:1], n_extra)])
+    w2 = np.concatenate([w, np.zeros(n_extra)])
+    assume(int((y & (w > 0)).sum()) >= 2 and int((~y & (w > 0)).sum()) >= 2)
+
+    def run(yy, ss, ww):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", prcurve.PRCurveWarning)
+            a = prcurve.auc_pr_ci(yy, ss, sample_weight=ww, n_resamples=16, rng=3)
+            b = prcurve.pr_pointwise_ci(
+                yy, ss, [0.5], method="bootstrap", sample_weight=ww, n_resamples=16, rng=3
+            )
+        return a.interval, np.asarray(b.interval.low), np.asarray(b.interval.high)
+
+    (i1, lo1, hi1), (i2, lo2, hi2) = run(y, s, w), run(y2, s2, w2)
+    assert (i1.low, i1.high) == (i2.low, i2.high) or (
+        np.isnan([i1.low, i1.high]).all() and np.isnan([i2.low, i2.high]).all()
+    )
+    np.testing.assert_array_equal(lo1, lo2)
+    np.testing.assert_array_equal(hi1, hi2)
