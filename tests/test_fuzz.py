@@ -214,7 +214,8 @@ def test_pr_curve_finite_ranged_and_monotone(problem, rule):
     assert t.shape == curve.tp.shape
     # strictly decreasing, compared exactly (integer thresholds stay integers)
     assert all(a > b for a, b in zip(t[:-1].tolist(), t[1:].tolist(), strict=True))
-    assert 0 < curve.prevalence <= 1 and np.isfinite(curve.skew)
+    # the skew n_neg / n_pos is +inf when the weights' ratio exceeds the doubles; never NaN
+    assert 0 < curve.prevalence <= 1 and curve.skew >= 0 and not np.isnan(curve.skew)
     roc = prcurve.roc_curve(y, s, sample_weight=w)
     _finite_unit(roc.fpr, "fpr")
     _finite_unit(roc.tpr, "tpr")
@@ -402,7 +403,9 @@ def test_every_area_is_finite_in_unit_interval(problem):
     high = max(curve.precision.max(), 1.0 if method == "interpolated_median" else 0.0)
     for method, value in areas.items():
         bound_high = 1.0 if method in ("trapezoid", "interpolated_median") else high
-        assert low * (1 - 1e-9) <= value <= bound_high * (1 + 1e-9), (method, value, low, high)
+        # values below the normal doubles (1e-308) have no relative precision: absolute slack
+        assert low * (1 - 1e-9) - 1e-300 <= value, (method, value, low, high)
+        assert value <= bound_high * (1 + 1e-9), (method, value, low, high)
     assert areas["average_precision"] == pytest.approx(curve.auc(), rel=0, abs=0)
     prg = prcurve.prg_curve(y, s, sample_weight=w)
     value = prg.auc()
@@ -807,3 +810,22 @@ def test_bootstraps_drop_zero_weight_rows(problem, n_extra):
     )
     np.testing.assert_array_equal(lo1, lo2)
     np.testing.assert_array_equal(hi1, hi2)
+
+
+def test_dg_interpolate_tiny_tp_step_beside_a_large_fp_step():
+    """The local skew 3.5 / 1.1e-308 overflows; the points must not become NaN."""
+    pts = prcurve.dg_interpolate(0.0, 3.5, 1.1125369292536007e-308, 7.0, 1.0)
+    np.testing.assert_array_equal(pts.fp, [3.5, 7.0])
+    assert np.isfinite(pts.precision).all()
+    assert pts.precision[1] == pytest.approx(1.1125369292536007e-308 / 7.0, rel=1e-12)
+
+
+def test_kish_effective_size_of_extreme_weights():
+    """Positive weights 1e-30 beside negative weights 1e300: rescaled, the positives' squares
+    underflow; Kish's n_eff is computed scale-free, so it is 2 (two equal weights), not NaN."""
+    y = np.array([1, 1, 0, 0, 0, 0])
+    s = np.array([0.9, 0.2, 0.8, 0.4, 0.3, 0.1])
+    w = np.array([1e-30, 1e-30, 1e300, 1e300, 1e300, 1e300])
+    got = prcurve.auc_pr_ci(y, s, sample_weight=w, interval="logit")
+    assert got.n_pos == pytest.approx(2.0, rel=1e-12)
+    assert 0.0 <= got.interval.low <= got.estimate <= got.interval.high <= 1.0

@@ -163,8 +163,8 @@ def dg_interpolate(tp_a: Any, fp_a: Any, tp_b: Any, fp_b: Any, n_pos: Any) -> In
         tp = np.array([ta, tb])
         fp = np.array([fa, fb])
     else:
-        skew = (fb - fa) / (tb - ta) if tb > ta else 0.0
-        fp = fa + (tp - ta) * skew
+        # (tp - ta) / (tb - ta) in [0, 1] first: the local skew itself may overflow
+        fp = fa + ((tp - ta) / (tb - ta)) * (fb - fa) if tb > ta else np.full_like(tp, fa)
     prec = dg_precision(ta, fa, tb, fb, tp)
     if tb == ta and fb > fa:
         prec = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-300), 0.0)

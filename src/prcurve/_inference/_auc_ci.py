@@ -320,7 +320,7 @@ def auc_pr_ci(
         n_eff = float(n_p)
     else:
         wp = w[y]
-        n_eff = float(wp.sum() ** 2 / np.sum(wp**2))
+        n_eff = float((wp / wp.max()).sum() ** 2 / np.sum((wp / wp.max()) ** 2))
     if kind in CLOSED_FORM:
         return _closed_form(theta, n_eff, kind, level, method, stacklevel=3)
     n_resamples = check_resamples(n_resamples)

@@ -96,7 +96,11 @@ def _normal(y, s, w, x, level):
         )
     ratio = gaussian_kde(ns, t, h_neg, nw) / gaussian_kde(ps, t, h_pos, pw)
     var = pr_asymptotic_variance(est, x, alpha, ratio, n_neg / n_pos)
-    n_eff = float(y.shape[0]) if w is None else float(w.sum() ** 2 / np.sum(w**2))
+    n_eff = (
+        float(y.shape[0])
+        if w is None
+        else float((w / w.max()).sum() ** 2 / np.sum((w / w.max()) ** 2))
+    )
     se = np.sqrt(var / n_eff)
     z = ndtri(0.5 + level / 2)
     return est, np.clip(est - z * se, 0, 1), np.clip(est + z * se, 0, 1), se
