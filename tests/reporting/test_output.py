@@ -217,3 +217,63 @@ def test_a_new_directory_in_a_read_only_place_is_a_clear_error(read_only_parent,
     assert ("read-only file system" in err.lower()) or how == "simulated"
     assert err.count("\n") == 1
     assert sorted(os.listdir(parent)) == ["out"]
+
+
+def test_ctrl_c_while_renaming_puts_the_older_report_back(tmp_path, monkeypatch):
+    """A KeyboardInterrupt in the middle of the renames: old files back, nothing staged left."""
+    out = tmp_path / "out"
+    (out / "curves").mkdir(parents=True)
+    (out / "summary.json").write_text("old summary")
+    (out / "curves" / "a.csv").write_text("old a")
+    real_replace, calls = os.replace, []
+
+    def interrupted_replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 4:  # after the first new file is in place
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", interrupted_replace)
+    files = {"summary.json": "new", "curves/a.csv": "new a", "curves/b.csv": "new b"}
+    with pytest.raises(KeyboardInterrupt):
+        write_tree(str(out), files)
+    monkeypatch.undo()
+    assert (out / "summary.json").read_text() == "old summary"
+    assert (out / "curves" / "a.csv").read_text() == "old a"
+    assert sorted(os.listdir(out / "curves")) == ["a.csv"]
+    assert _staging_leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_with_one_line_and_no_output(tmp_path, jobs):
+    """SIGINT to the whole process group (as a terminal's Ctrl-C) during the bootstrap."""
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("an older report")
+    args = ["report", "--n-resamples", "50000", "--jobs", jobs, "--out", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "prcurve", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=dict(os.environ, MPLBACKEND="Agg"), start_new_session=True,
+    )  # fmt: skip
+    started = time.monotonic()
+    # wait until the work has begun: the worker processes exist (jobs 2), or the example is read
+    while time.monotonic() - started < 120 and proc.poll() is None:
+        ps = ["ps", "-o", "pid=", "--ppid", str(proc.pid)]
+        kids = subprocess.run(ps, capture_output=True, text=True).stdout.split()
+        if len(kids) >= (2 if jobs == "2" else 0) and time.monotonic() - started > 3:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.decode() == "prcurve: interrupted\n"
+    assert time.monotonic() - sent < 30  # the workers are stopped, not waited for
+    assert sorted(os.listdir(out)) == ["summary.json"]
+    assert (out / "summary.json").read_text() == "an older report"
+    assert _staging_leftovers(tmp_path) == []

@@ -12,12 +12,14 @@ The rules, as ``prcurve report --help`` and the README state them:
   into the most fields (comma on a tie);
 - **quoting**: double quotes as in RFC 4180: a quoted field may hold the delimiter, line breaks
   and doubled quotes (``""``); text after a closing quote or an unclosed quote is an error;
-- **fields**: spaces around a value are ignored; every row has as many fields as the header
-  (more or fewer is an error naming the line); columns not asked for are read but not used.
+- **fields**: spaces around a value are ignored (also before an opening quote); every row has
+  as many fields as the header (more or fewer is an error naming the line); columns not asked
+  for are read but not used.
 
-Parsing uses pyarrow's CSV reader when pyarrow is installed and the file is plain (the fast
-path); Python's ``csv`` module otherwise, and always to report a problem: every problem is one
-:class:`~._io.InputError` line naming the file, the line and what is wrong.
+Parsing uses pyarrow's CSV reader when pyarrow is installed and the file is plain (no quotes
+after the header line: the fast path); Python's ``csv`` module otherwise, and always to report
+a problem: every problem is one :class:`~._io.InputError` line naming the file, the line and
+what is wrong.  Both give identical arrays (tested).
 """
 
 from __future__ import annotations
@@ -131,7 +133,9 @@ def _choose_delimiter(text: str, sep: str | None) -> tuple[str, str]:
 
 
 def _reader(text: str, delimiter: str) -> Any:
-    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    return csv.reader(
+        io.StringIO(text, newline=""), delimiter=delimiter, strict=True, skipinitialspace=True
+    )
 
 
 def read_header(text: str, source: str, sep: str | None) -> tuple[list[str], str, str]:
@@ -167,10 +171,13 @@ def read_csv_slow(
     cols: list[list[str]] = [[] for _ in wanted]
     lines: list[int] = []
     seen_header = False
-    line_no = 0
+    line_no = 0  # the line where the record being read starts
     try:
-        for row in rows:
-            line_no = rows.line_num
+        while True:
+            line_no = rows.line_num + 1
+            row = next(rows, None)
+            if row is None:
+                break
             if not row:
                 continue
             if not seen_header:
@@ -187,8 +194,8 @@ def read_csv_slow(
     except csv.Error as exc:
         problem = str(exc)
         if "end of data" in problem:
-            problem = "a quoted field is not closed before the end of the file"
-        raise CsvError(f"{source}: line {rows.line_num or line_no + 1}: {problem}") from None
+            problem = "a quoted field starting on this line is not closed by the end of the file"
+        raise CsvError(f"{source}: line {line_no}: {problem}") from None
     if not lines:
         raise CsvError(f"{source}: no data rows after the header")
     values = {name: np.array(col, dtype=str) for name, col in zip(wanted, cols, strict=True)}
@@ -200,11 +207,16 @@ def _read_fast(
 ) -> dict[str, np.ndarray] | None:
     """pyarrow's multi-threaded reader for a plain file; None when it is absent or objects.
 
-    The label column is read as text and the others as float64, so that the values are those
-    the ``csv`` path would give; anything pyarrow rejects is read again by the ``csv`` module.
+    Plain means: unique header names, no blank first line, and no double quote after the
+    header line (quoting is left to the strict ``csv`` module).  The label column is read as
+    text and the others as float64, so that the values are those the ``csv`` path would give;
+    anything pyarrow rejects is read again by the ``csv`` module.
     """
     if len(set(header)) != len(header) or text[:1] in ("\r", "\n"):
         return None
+    first = _first_line(text)
+    if first.count('"') % 2 or '"' in text[len(first) :]:
+        return None  # quoted values: pyarrow is lenient ('"0"2' reads as 2.0), csv is strict
     try:
         import pyarrow as pa
         import pyarrow.csv as pacsv

@@ -464,12 +464,14 @@ def write_tree(
             with open(tmp, "xb") as f:
                 f.write(data)
         _rename_all(staged)
-    except OSError as exc:
+    except BaseException as exc:  # also Ctrl-C: no partial output, the older files back
         for tmp in staged.values():
             _unlink_quietly(tmp)
         for d in reversed(created):
             with contextlib.suppress(OSError):
                 os.rmdir(d)
+        if not isinstance(exc, OSError):
+            raise
         where = (
             f" ({exc.filename})" if exc.filename and exc.filename not in str(exc.strerror) else ""
         )
@@ -522,7 +524,7 @@ def _rename_all(staged: Mapping[str, str]) -> None:
                 os.replace(dst, aside)
             done.append((dst, aside))
             os.replace(tmp, dst)
-    except OSError:
+    except BaseException:  # OSError or Ctrl-C: undo every rename done
         for dst, aside in reversed(done):
             if os.path.lexists(staged[dst]):  # the new file never arrived
                 if aside is not None:

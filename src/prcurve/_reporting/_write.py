@@ -46,6 +46,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "n_resamples": s.n_resamples,
             "n_resamples_auto": s.n_resamples_auto,
             "seed": s.seed,
+            "weight_column": s.weight,
         },
         "data": {
             "n": analysis.n,
@@ -102,6 +103,9 @@ def summary(analysis: Analysis) -> dict[str, Any]:
                 "effective_sample_size": _num(band.effective_sample_size),
                 "grid_points": int(band.recall.shape[0]),
             }
+    if s.weight is not None and analysis.scorers:
+        first = next(iter(analysis.scorers.values())).pr
+        out["data"]["weighted_prevalence"] = _num(first.prevalence)
     out["comparisons"] = [
         {
             "a": a,
