@@ -209,13 +209,14 @@ def _read_fast(
 
     Plain means: unique header names, no blank first line, and no double quote after the
     header line (quoting is left to the strict ``csv`` module).  The label column is read as
-    text and the others as float64, so that the values are those the ``csv`` path would give;
-    anything pyarrow rejects is read again by the ``csv`` module.
+    text (as numbers when all are finite numbers) and the others as float64, so that the values
+    are those the ``csv`` path would give; anything pyarrow rejects is read again by the ``csv``
+    module.
     """
     if len(set(header)) != len(header) or text[:1] in ("\r", "\n"):
         return None
     first = _first_line(text)
-    if first.count('"') % 2 or '"' in text[len(first) :]:
+    if first.count('"') % 2 or text.find('"', len(first)) != -1:
         return None  # quoted values: pyarrow is lenient ('"0"2' reads as 2.0), csv is strict
     try:
         import pyarrow as pa
@@ -238,7 +239,22 @@ def _read_fast(
         return None
     if table.num_rows == 0 or any(table.column(c).null_count for c in numeric):
         return None
-    out = {label: table.column(label).to_numpy(zero_copy_only=False).astype(str)}
+    out = {label: _label_values(table.column(label))}
     for c in numeric:
         out[c] = table.column(c).to_numpy()
     return out
+
+
+def _label_values(column: Any) -> np.ndarray:
+    """Labels that all read as finite numbers as float64 (as the ``csv`` path then takes them,
+    without a Python string per row), else as text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        numbers = pc.cast(column, pa.float64()).to_numpy()
+    except (pa.ArrowException, ValueError):
+        numbers = None
+    if numbers is not None and np.isfinite(numbers).all():
+        return np.asarray(numbers)
+    return np.asarray(column.to_numpy(zero_copy_only=False).astype(str))
