@@ -30,6 +30,7 @@ import csv
 import gzip
 import io
 import lzma
+import re
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -115,18 +116,32 @@ def decode(data: bytes, source: str, encoding: str | None) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _first_line(text: str) -> str:
-    for i, ch in enumerate(text):
-        if ch in "\r\n":
-            return text[:i]
-    return text
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_NOT_NEWLINE = re.compile(r"[^\r\n]")
+
+
+def _first_line(text: str, start: int = 0) -> str:
+    match = _LINE.match(text, start)
+    return match.group(0).rstrip("\r\n") if match else ""
+
+
+def _head_lines(text: str) -> Any:
+    """The lines of ``text`` with their endings, lazily (no copy of a large text)."""
+    pos = 0
+    while pos < len(text):
+        match = _LINE.match(text, pos)
+        assert match is not None  # the pattern matches at every position
+        end = match.end() if match.end() > pos else len(text)
+        yield text[pos:end]
+        pos = end
 
 
 def _choose_delimiter(text: str, sep: str | None) -> tuple[str, str]:
     """The delimiter and how it was chosen (for messages)."""
     if sep is not None:
         return sep, f"split at {DELIMITERS.get(sep, repr(sep))} as --sep says"
-    line = _first_line(text.lstrip("\r\n"))
+    first = _NOT_NEWLINE.search(text)
+    line = _first_line(text, first.start() if first else 0)
     widths = {d: len(next(csv.reader([line], delimiter=d), [])) for d in DELIMITERS}
     best = max(DELIMITERS, key=lambda d: widths[d])  # the first of equals: comma
     return best, f"split at {DELIMITERS[best]}, detected from the header line"
@@ -140,10 +155,10 @@ def _reader(text: str, delimiter: str) -> Any:
 
 def read_header(text: str, source: str, sep: str | None) -> tuple[list[str], str, str]:
     """Header fields (stripped), the delimiter, and how the delimiter was chosen."""
-    if not text.strip():
+    if not text or text.isspace():
         raise CsvError(f"{source}: empty file, expected a CSV header line")
     delimiter, how = _choose_delimiter(text, sep)
-    rows = _reader(text, delimiter)
+    rows = csv.reader(_head_lines(text), delimiter=delimiter, strict=True, skipinitialspace=True)
     try:
         header = next(row for row in rows if row)
     except csv.Error as exc:
