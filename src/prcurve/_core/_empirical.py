@@ -344,6 +344,11 @@ def auc_pr(
         ``"lower_trapezoid"``
             Boyd et al. (2013): points ``(0, 1)`` then one per threshold; for each distinct recall
             the minimum and maximum precision; ``Σ_i (r_i − r_{i−1})(p_{i−1}^min + p_i^max)/2``.
+            Despite the name it is not a lower bound: the segment from the assumed start
+            ``(0, 1)`` to the first point ``(r_1, p_1)`` adds ``r_1 (1 + p_1)/2``, which is most
+            of the value when the first operating point has a high recall (few distinct or
+            heavily tied scores): a constant score gives ``(1 + π₊)/2`` (0.61 at prevalence
+            0.21) while its average precision is ``π₊``.  The report says so in a note.
         ``"interpolated_median"``
             Boyd et al. (2013): the median precision at each distinct recall, joined by
             Davis–Goadrich interpolation; from recall 0 a rectangle at the next median.

@@ -318,6 +318,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ],
         ["random seed", esc(str(st["seed"]))],
     ]
+    if st.get("weight_column") is not None:  # --weight: what uses the weights is in the notes
+        rows.insert(4, ["sample weights", f"<code>{esc(st['weight_column'])}</code>"])
     parts.append(_table(["setting", "value"], rows, "text"))
     files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
     parts.append(
