@@ -23,6 +23,7 @@ from prcurve._inference._resample import (
     positive_columns,
     prepare,
     replicate_counts,
+    resample_multiplicities,
     stratified_multiplicities,
     uniform_multiplicities,
 )
@@ -162,11 +163,22 @@ def test_bootstrap_is_reproducible_with_seed(rng):
     np.testing.assert_array_equal(a.replicates, d.replicates)
 
 
-def test_bootstrap_replicates_match_brute_force(rng):
+@pytest.mark.parametrize("sampling", ["instances", "stratified"])
+def test_bootstrap_replicates_match_brute_force(rng, sampling):
     y, s, w = make_problem(rng, n=60, ties=True, weights=True)
-    res = auc_pr_ci(y, s, sample_weight=w, interval="bootstrap_percentile", n_resamples=40, rng=3)
+    res = auc_pr_ci(
+        y,
+        s,
+        sample_weight=w,
+        interval="bootstrap_percentile",
+        n_resamples=40,
+        rng=3,
+        sampling=sampling,
+    )
     # the engine draws, in one block, the multiplicities of each class in input order
-    mp, mn = stratified_multiplicities(np.random.default_rng(3), 40, int(y.sum()), int((~y).sum()))
+    mp, mn = resample_multiplicities(
+        np.random.default_rng(3), 40, int(y.sum()), int((~y).sum()), sampling
+    )
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)  # multiplicities in input order
     for r in range(40):
         idx = np.concatenate([np.repeat(pos, mp[r]), np.repeat(neg, mn[r])])
@@ -204,7 +216,8 @@ def test_bca_acceleration_against_brute_force_jackknife(rng):
 @pytest.mark.parametrize("interval", ["bootstrap_percentile", "bootstrap_bca"])
 def test_bootstrap_intervals_agree_with_scipy(rng, interval):
     y, s, _ = make_problem(rng, n=150, prevalence=0.3)
-    ours = auc_pr_ci(y, s, interval=interval, n_resamples=4000, rng=11)
+    # scipy resamples each class separately: the stratified sampling model
+    ours = auc_pr_ci(y, s, interval=interval, n_resamples=4000, rng=11, sampling="stratified")
 
     theirs = stats.bootstrap(
         (s[y], s[~y]),
@@ -230,7 +243,9 @@ def test_grouped_jackknife_approximates_exact_acceleration(rng, monkeypatch):
 
 def test_bca_falls_back_when_degenerate(monkeypatch):
     monkeypatch.setattr(
-        _auc_ci, "bootstrap_areas", lambda sample, method, n, gen, progress: np.full(n, 0.99)
+        _auc_ci,
+        "bootstrap_areas",
+        lambda sample, method, n, gen, progress, sampling: np.full(n, 0.99),
     )
     with pytest.warns(DegenerateBootstrapWarning, match="percentile interval is returned"):
         res = auc_pr_ci(Y_SMALL, S_SMALL, interval="bootstrap_bca", n_resamples=10)
