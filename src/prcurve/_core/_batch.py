@@ -14,9 +14,10 @@ on n₊β makes β = k/n₊ land on its step despite rounding.  Then PR̂(β) = 
 N read in one of two ways (:data:`TIES`):
 
 * ``"strict"`` — the papers' estimator: N = the negatives strictly above z.
-* ``"interpolate"`` — N = N₍>z₎ + (n₊β − P₍>z₎) · N₍=z₎ / P₍=z₎, the negatives expected above
-  the (n₊β)-th positive when the instances tied at z are taken in random order: the
-  Davis–Goadrich interpolation across the tie group of z, i.e. the drawn curve at recall β.
+* ``"interpolate"`` — N = N₍>z₎ + (n₊β − P₍>z₎) · N₍=z₎ / P₍=z₎: the tie group of z is put in
+  uniformly random order and cut where the *expected* positives above the cut reach n₊β; N is
+  the expected negatives above that cut.  This is the Davis–Goadrich interpolation across the
+  tie group of z, i.e. the drawn curve at recall β.
   Without ties at z (N₍=z₎ = 0) both give the same number, bit for bit.
 """
 

@@ -129,9 +129,10 @@ class PRCurve:
         recall : float or array-like
             Recall levels in (0, 1].
         ties : {"interpolate", "strict"}
-            How a tie group of scores is read.  ``"interpolate"`` (default): the precision
-            expected when the instances tied at the quantile are taken in random order, i.e.
-            the Davis–Goadrich interpolated curve at recall β — the curve that is drawn, and the
+            How a tie group of scores is read.  ``"interpolate"`` (default): the precision of
+            the expected operating point when the instances tied at the quantile are taken in
+            random order and cut where the expected recall is β, i.e. the Davis–Goadrich
+            interpolated curve at recall β — the curve that is drawn, and the
             one the confidence band, pointwise intervals and comparison are centred on.
             ``"strict"``: the papers' estimator, counting only the negatives strictly above the
             quantile (the estimator of the generalized-inverse population curve of discrete
