@@ -11,7 +11,9 @@ coverage of 0 is one minus the test's size.
 
 Usage::
 
-    python bench/coverage_intervals.py [--reps R] [--resamples B] [--n N] [--models a,b]
+    python bench/coverage_intervals.py [--reps R] [--resamples B] [--n N] [--models a,b,...]
+
+Models: binormal, caseA, caseF, rounded (default), and smallpos (n₊ ≈ 25).
 """
 
 from __future__ import annotations
@@ -38,14 +40,16 @@ def rounded_binormal(shift: float, prevalence: float) -> PopulationModel:
     return PopulationModel(law(0.0), law(shift), prevalence)
 
 
-MODELS = {
+MODELS = {  # key: (title, model factory, sample size; None = --n)
     "binormal": (
         "binormal N(0,1)/N(1.5,1), π=0.3",
         lambda: PopulationModel(stats.norm(0, 1), stats.norm(1.5, 1), 0.3),
+        None,
     ),
-    "caseA": ("Hughes-Oliver Case A, π=1/11", lambda: cases.A(1 / 11)),
-    "caseF": ("Hughes-Oliver Case F (discrete), π=0.2", lambda: cases.F(0.2)),
-    "rounded": ("binormal rounded to 0.1, π=0.2", lambda: rounded_binormal(1.4, 0.2)),
+    "caseA": ("Hughes-Oliver Case A, π=1/11", lambda: cases.A(1 / 11), None),
+    "caseF": ("Hughes-Oliver Case F (discrete), π=0.2", lambda: cases.F(0.2), None),
+    "rounded": ("binormal rounded to 0.1, π=0.2", lambda: rounded_binormal(1.4, 0.2), None),
+    "smallpos": ("Case A, π=0.05, n=500 (n₊≈25)", lambda: cases.A(0.05), 500),
 }
 
 
@@ -54,7 +58,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--resamples", type=int, default=500)
     parser.add_argument("--n", type=int, default=1000)
-    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models", default="binormal,caseA,caseF,rounded")
     parser.add_argument("--seed", type=int, default=20261123)
     args = parser.parse_args()
     print(
@@ -66,11 +70,15 @@ def main() -> None:
         f"{'CP low':>6} {'CP hi':>6} {'fail':>4} {'width':>6}"
     )
     for key in args.models.split(","):
-        title, make = MODELS[key]
+        title, make, size = MODELS[key]
         model = make()
         start = time.perf_counter()
         rows = interval_coverage(
-            model, args.n, n_repetitions=args.reps, n_resamples=args.resamples, rng=args.seed
+            model,
+            size or args.n,
+            n_repetitions=args.reps,
+            n_resamples=args.resamples,
+            rng=args.seed,
         )
         print(f"\n{header}")
         for r in rows:
