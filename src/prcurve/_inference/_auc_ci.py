@@ -299,6 +299,15 @@ def auc_pr_ci(
     time; above, each class is split at random into 500 groups left out in turn.  All
     bootstrap replicates come from the one-sort engine (``prcurve._inference._resample``).
 
+    Coverage of the 95 % intervals of average precision (``bench/coverage_intervals.py``,
+    150 samples per cell, labels drawn at random, n = 1000; binomial standard error ≈ 0.018):
+    logit 0.93–0.98, binomial 0.94–0.98, percentile and BCa with ``sampling="instances"``
+    0.94–0.97 on binormal (π = 0.3), Hughes-Oliver Case A (π = 1/11), Case F and rounded
+    binormal scores.  With ``sampling="stratified"`` the bootstrap intervals under-cover when
+    the instances were drawn at random: 0.89–0.92 on the continuous and rounded models (their
+    width leaves out the variance of the prevalence), so use it only when the design fixes
+    the class counts.  The closed-form intervals on discrete scores over-cover (0.98).
+
     Examples
     --------
     >>> import numpy as np

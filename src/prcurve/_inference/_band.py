@@ -359,6 +359,17 @@ def pr_confidence_band(
     to minimise the Monte Carlo variance (Remark 5); the default p̃ = p̂ does that for the
     weights (all equal to 1), and then Algorithm 1 is the plain smoothed bootstrap.
 
+    Coverage of the 95 % bands (``bench/coverage_intervals.py``, n = 1000, 150 samples per
+    model, labels drawn at random, the population curve on 100 recall levels in [0.05, 0.95]):
+    the smoothed bootstrap 0.98 (binormal, π = 0.3), 0.95 (Case A, π = 1/11) and 0.97 (scores
+    rounded to one decimal); the naive bootstrap is conservative, 0.99 with either sampling
+    model on the continuous and rounded models.  The smoothed bootstrap assumes continuous
+    score laws: on coarse discrete scores whose PR curve has jumps (Case F, π = 0.2) it covers
+    only 0.06, because the jumps' location varies from sample to sample by more than the
+    smoothed replicates reproduce; the naive bootstrap covers 0.95 there
+    (``sampling="stratified"``: 0.91).  For scores on a few distinct values use
+    ``method="bootstrap"``.
+
     Examples
     --------
     >>> import numpy as np

@@ -164,6 +164,12 @@ def compare(
     :func:`prcurve.pr_confidence_band` (``method="bootstrap"``) computed on the same
     replicates; "bands separate" is a conservative, curve-wide view of the difference.
 
+    Size of the test at α = 0.05 for two exchangeable scorers (``bench/coverage_intervals.py``,
+    150 samples per cell, labels drawn at random): 0.03–0.05 at n = 1000 on binormal, Case A,
+    Case F and rounded binormal scores; 0.067 ± 0.020 (``sampling="stratified"``:
+    0.060 ± 0.019) at n₊ ≈ 25 (Case A, π = 0.05, n = 500) — near nominal within Monte-Carlo
+    error.
+
     Examples
     --------
     >>> import numpy as np
