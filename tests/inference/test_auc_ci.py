@@ -99,6 +99,27 @@ def test_uniform_multiplicities_are_multinomial(rng):
     assert np.corrcoef(m[:, 0], m[:, 1])[0, 1] == pytest.approx(-0.25, abs=0.05)
 
 
+def test_instance_multiplicities_are_n_draws_from_all_rows():
+    """n draws with replacement from all rows, given both classes occur (exact law)."""
+    gen = np.random.default_rng(5)
+    n_pos, n_neg, rows = 3, 7, 40000
+    mp, mn = resample_multiplicities(gen, rows, n_pos, n_neg, "instances")
+    k = mp.sum(axis=1)
+    assert ((k + mn.sum(axis=1)) == 10).all() and k.min() >= 1 and k.max() <= 9
+    # n₊* ~ Bin(10, 0.3) conditioned on 1 <= n₊* <= 9: chi-square goodness of fit
+    law = stats.binom(10, 0.3)
+    support = np.arange(1, 10)
+    p = law.pmf(support) / (law.cdf(9) - law.cdf(0))
+    observed = np.bincount(k, minlength=10)[1:]
+    keep = p * rows >= 5
+    chi2 = np.sum((observed[keep] - rows * p[keep]) ** 2 / (rows * p[keep]))
+    assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3
+    # given n₊*, the positives' multiplicities are uniform over the three positives
+    assert mp.mean(axis=0) == pytest.approx(np.full(3, k.mean() / 3), rel=0.02)
+    strat_p, strat_n = resample_multiplicities(gen, 5, n_pos, n_neg, "stratified")
+    assert (strat_p.sum(axis=1) == 3).all() and (strat_n.sum(axis=1) == 7).all()
+
+
 # --------------------------------------------------------------------------- Boyd intervals
 Y_SMALL = [1, 0, 1, 0, 1, 1, 0, 0, 0, 0]
 S_SMALL = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]

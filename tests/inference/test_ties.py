@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from prcurve import compare, pr_confidence_band, pr_curve, pr_pointwise_ci
+from prcurve import auc_pr_ci, compare, pr_confidence_band, pr_curve, pr_pointwise_ci
 
 from ..conftest import make_problem
 
@@ -143,5 +143,11 @@ def test_ties_option_is_validated():
         pr_pointwise_ci(y, s, [0.5], ties="mean")
     with pytest.raises(ValueError, match="ties: expected one of"):
         pr_curve(y, s).precision_at(0.5, ties="upper")
-    with pytest.raises(ValueError, match="sampling: expected one of"):
+    with pytest.raises(ValueError, match="sampling: expected one of 'instances', 'stratified'"):
         compare(y, s, s, sampling="fixed")
+    with pytest.raises(ValueError, match="sampling: expected one of"):
+        auc_pr_ci(y, s, interval="bootstrap_bca", sampling="case-control")
+    with pytest.raises(ValueError, match="sampling: expected one of"):
+        pr_pointwise_ci(y, s, [0.5], method="bootstrap", sampling=None)
+    with pytest.raises(ValueError, match="sampling: expected one of"):
+        pr_confidence_band(y, s, method="bootstrap", sampling="rows")
