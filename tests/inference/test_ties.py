@@ -42,7 +42,8 @@ def test_interpolate_is_the_drawn_curve(rng, weighted):
         y, s, w = make_problem(rng, n=int(rng.integers(10, 120)), ties=True, weights=weighted)
         s = np.round(s)  # heavy ties, also across classes
         curve = pr_curve(y, s, sample_weight=w)
-        r = rng.uniform(1e-3, 1.0, 40)
+        # random recall levels, and every k/n₊ (the tops of vertical drops)
+        r = np.r_[rng.uniform(1e-3, 1.0, 40), np.unique(curve.recall[curve.recall > 0])]
         np.testing.assert_allclose(curve.precision_at(r), curve.interpolate(r)[1], rtol=1e-12)
 
 

@@ -17,8 +17,11 @@ N read in one of two ways (:data:`TIES`):
 * ``"interpolate"`` — N = N₍>z₎ + (n₊β − P₍>z₎) · N₍=z₎ / P₍=z₎: the tie group of z is put in
   uniformly random order and cut where the *expected* positives above the cut reach n₊β; N is
   the expected negatives above that cut.  This is the Davis–Goadrich interpolation across the
-  tie group of z, i.e. the drawn curve at recall β.
-  Without ties at z (N₍=z₎ = 0) both give the same number, bit for bit.
+  tie group of z, i.e. the drawn curve at recall β.  At β = k/n₊ exactly it reads the point
+  reached by the k-th positive (z is then the ⌈n₊β⌉-th positive, not the (k+1)-th), i.e. the
+  top of a vertical drop, as :meth:`prcurve.PRCurve.interpolate` does: left-continuous in β.
+  Without ties both give the same number, bit for bit, except at β = k/n₊ exactly, where
+  ``"strict"`` reads the bottom of a vertical drop and ``"interpolate"`` its top.
 """
 
 from __future__ import annotations
@@ -81,13 +84,21 @@ def row_searchsorted(a: np.ndarray, v: np.ndarray, *, side: str = "left") -> np.
     return lo
 
 
-def quantile_group(tp: np.ndarray, n_pos: float, recall: np.ndarray) -> np.ndarray:
-    """Index of the threshold group holding Ĝ⁻¹(1 − β) of one curve, shape (m,).
+def quantile_group(
+    tp: np.ndarray, n_pos: float, recall: np.ndarray, *, ties: str = "strict"
+) -> np.ndarray:
+    """Index of the threshold group the estimator reads at recall β, one curve, shape (m,).
 
-    The first threshold whose cumulative TP exceeds n₊β (at most the first that reaches n₊).
+    ``"strict"``: the group of Ĝ⁻¹(1 − β), the first threshold whose cumulative TP exceeds
+    n₊β (at most the first that reaches n₊).  ``"interpolate"``: the first threshold whose
+    cumulative TP reaches n₊β, so that at β = k/n₊ the point *before* a vertical drop is read
+    (the drawn curve's value there, left-continuous in β).
     """
     target = float(n_pos) * np.asarray(recall, dtype=np.float64)
-    first = np.searchsorted(tp, target * _TOL, side="right")
+    if ties == "interpolate":
+        first = np.searchsorted(tp, target / _TOL, side="left")
+    else:
+        first = np.searchsorted(tp, target * _TOL, side="right")
     return np.minimum(first, np.searchsorted(tp, n_pos, side="left"))
 
 
@@ -132,9 +143,12 @@ def functional_precision(
     npos = np.atleast_1d(np.asarray(n_pos, dtype=np.float64))
     target = npos[:, None] * np.asarray(recall, dtype=np.float64)[None, :]
     if one:
-        first = quantile_group(tp2[0], npos[0], recall)[None, :]
+        first = quantile_group(tp2[0], npos[0], recall, ties=ties)[None, :]
     else:
-        first = row_searchsorted(tp2, target * _TOL, side="right")
+        if ties == "interpolate":
+            first = row_searchsorted(tp2, target / _TOL, side="left")
+        else:
+            first = row_searchsorted(tp2, target * _TOL, side="right")
         first = np.minimum(first, row_searchsorted(tp2, npos[:, None], side="left"))
     if fp_prev is not None:
         fpp = np.take_along_axis(np.atleast_2d(fp_prev), first, axis=1)
@@ -183,7 +197,10 @@ def functional_precision_sorted(
     """
     npos = np.asarray(n_pos)
     target = npos[:, None] * np.asarray(recall, dtype=np.float64)[None, :]
-    j = np.minimum(np.floor(target * _TOL).astype(np.intp) + 1, npos[:, None])
+    if ties == "interpolate":  # the ⌈n₊β⌉-th largest positive: left-continuous reading
+        j = np.clip(np.ceil(target / _TOL).astype(np.intp), 1, npos[:, None])
+    else:
+        j = np.minimum(np.floor(target * _TOL).astype(np.intp) + 1, npos[:, None])
     z = np.take_along_axis(pos, npos[:, None] - j, axis=1)  # the j-th largest positive
     n_neg = np.count_nonzero(neg < np.inf, axis=1)[:, None]
     neg_gt = n_neg - row_searchsorted(neg, z, side="right")

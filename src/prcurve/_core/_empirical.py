@@ -136,7 +136,9 @@ class PRCurve:
             one the confidence band, pointwise intervals and comparison are centred on.
             ``"strict"``: the papers' estimator, counting only the negatives strictly above the
             quantile (the estimator of the generalized-inverse population curve of discrete
-            laws, Hughes-Oliver eq. 5, e.g. Case F).  Without ties the two are equal.
+            laws, Hughes-Oliver eq. 5, e.g. Case F).  Without ties the two are equal except
+            at recall k/n₊, where ``"strict"`` reads the bottom of a vertical drop and
+            ``"interpolate"`` its top.
 
         Returns
         -------

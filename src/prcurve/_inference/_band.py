@@ -302,7 +302,7 @@ def pr_confidence_band(
         tied scores, so the band holds the curve it is drawn around; ``"strict"`` is the papers'
         functional estimator PR̂ (negatives strictly above the quantile), whose population
         counterpart is the generalized-inverse curve of Hughes-Oliver eq. (5).  The two
-        coincide without ties.
+        coincide without ties (up to the grid points equal to k/n₊ at vertical drops).
     sampling : {"instances", "stratified"}
         Naive bootstrap only: ``"instances"`` (default) resamples n rows, so n₊* ~ Bin(n, p̂)
         as in the smoothed bootstrap; ``"stratified"`` keeps n₊ and n₋ (case–control designs).

@@ -145,7 +145,7 @@ def _normal(y, s, w, x, level, ties):
     est = functional_precision(c.tp[None, :], c.fp[None, :], np.array([c.n_pos]), x, ties=ties)[0]
     n_pos, n_neg = float(c.n_pos), float(c.n_neg)
     n_eff = float(y.shape[0]) if w is None else float(w.sum() ** 2 / np.sum(w**2))
-    group = quantile_group(c.tp, c.n_pos, x)
+    group = quantile_group(c.tp, c.n_pos, x, ties=ties)
     atom = _group_sizes(sample, group) > 1
     var = np.empty(x.shape[0])
     if atom.any():
@@ -212,7 +212,8 @@ def pr_pointwise_ci(
         The estimator the intervals are centred on (see :meth:`prcurve.PRCurve.precision_at`):
         ``"interpolate"`` (default) reads the drawn, Davis–Goadrich interpolated curve, also
         across tied scores; ``"strict"`` is the papers' functional estimator (negatives
-        strictly above the quantile).  The two coincide without ties.
+        strictly above the quantile).  The two coincide without ties (except at
+        recall k/n₊ at a vertical drop).
     sampling : {"instances", "stratified"}
         Bootstrap sampling model: ``"instances"`` (default) resamples n rows, so the number of
         positives varies, n₊* ~ Bin(n, p̂) (instances drawn at random, as σ²(x) assumes);
