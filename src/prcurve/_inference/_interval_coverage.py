@@ -53,12 +53,15 @@ def population_precision(model: PopulationModel, recall: Any, *, ties: str) -> n
     ``"strict"``: :meth:`PopulationModel.precision_at` (eq. 5).  ``"interpolate"``: where
     ``z = F₊⁻¹(1 − x)`` is an atom of the positives, the false positive rate is
     ``P(S₋ > z) + (x − P(S₊ > z)) / P(S₊ = z) · P(S₋ = z)`` — the straight line in
-    (TPR, FPR) across the atom, the limit of the Davis–Goadrich interpolated empirical curve.
+    (TPR, FPR) across the atom, the limit of the Davis–Goadrich interpolated empirical curve
+    (at a jump, x = P(S₊ ≥ z), the top of the vertical drop, as the estimator reads it).
     """
     x = np.asarray(recall, dtype=np.float64)
     if ties == "strict" or not model._pos.discrete:
         return np.asarray(model.precision_at(x), dtype=np.float64)
-    z = model._pos.upper_quantile(x)
+    # the atom z with P(S₊ > z) < x <= P(S₊ >= z): at a jump (x equal to an atom's tail
+    # probability) the top of the vertical drop, like the empirical estimator (left-continuous)
+    z = model._pos.upper_quantile(x * (1.0 - 1e-7))
     g_gt, g_eq = model._pos.sf(z), model._pos.mass(z)
     share = np.clip((x - g_gt) / np.where(g_eq > 0, g_eq, 1.0), 0.0, 1.0)
     fpr = model._neg.sf(z) + share * model._neg.mass(z)
