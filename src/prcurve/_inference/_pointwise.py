@@ -244,11 +244,12 @@ def pr_pointwise_ci(
     n = 1000, 150 samples per cell, binomial standard error ≈ 0.018; recall 0.5, 0.8, 0.9): on
     binormal and Hughes-Oliver Case A scores the normal approximation gives 0.92–0.97 and the
     bootstrap with ``sampling="instances"`` 0.95–0.99; ``sampling="stratified"`` under-covers
-    (0.89–0.90 on Case A at recall 0.8–0.9) because it leaves out the prevalence's variance,
-    and is meant for designs that fix the class counts.  On scores rounded to one decimal the
-    normal approximation under-covers slightly (0.91 at recall 0.5 and 0.9), the bootstrap
-    does not (0.96–0.97).  Where the population curve jumps — a recall at which the
-    positives' law has an atom boundary with negatives strictly between two atoms, e.g. Case F
+    (0.89–0.90 on Case A at recall 0.8–0.9, also at n = 5000: 0.89 / 0.88) because it leaves
+    out the prevalence's variance, and is meant for designs that fix the class counts.  On
+    scores rounded to one decimal the normal approximation under-covers slightly (0.91 at
+    recall 0.5 and 0.9), the bootstrap does not (0.96).  Where the population curve jumps —
+    a recall at which the positives' law has an atom boundary with negatives strictly between
+    two atoms, e.g. Case F
     at recall 0.2, 0.4, 0.6, 0.8 — the estimand is not a single value and both intervals fail
     there (Case F, recall 0.8: normal 0.49, bootstrap 0.88); away from jumps they hold
     (Case F, recall 0.5 and 0.9: 0.95–0.98).  With few positives (n₊ ≈ 25, Case A,
