@@ -102,3 +102,22 @@ def test_small_seeded_coverage_of_every_interval():
         inst = by_name[(f"{name} [instances]", rec)]
         strat = by_name[(f"{name} [stratified]", rec)]
         assert inst.mean_width >= strat.mean_width
+
+
+@pytest.mark.slow
+def test_small_seeded_coverage_on_discrete_scores():
+    """Rounded binormal: the default intervals hold; Case F: the smoothed band fails where the
+    docstring says so, the naive band does not."""
+    rows = interval_coverage(
+        rounded_binormal(), 600, n_repetitions=50, n_resamples=200, recall=(0.5,),
+        groups=("pointwise", "band"), rng=8,
+    )  # fmt: skip
+    for r in rows:
+        if "stratified" not in r.interval:
+            assert r.high >= 0.85, (r.interval, r.coverage)
+    rows = interval_coverage(
+        cases.F(0.2), 1000, n_repetitions=30, n_resamples=200, groups=("band",), rng=9
+    )
+    cov = {r.interval: r for r in rows}
+    assert cov["band smoothed"].high < 0.5
+    assert cov["band naive [instances]"].high >= 0.85
