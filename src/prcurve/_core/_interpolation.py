@@ -52,13 +52,16 @@ def dg_precision(tp_a, fp_a, tp_b, fp_b, tp) -> np.ndarray:
         *(np.asarray(v, dtype=np.float64) for v in (tp_a, fp_a, tp_b, fp_b, tp))
     )
     dtp = tp_b - tp_a
-    with np.errstate(divide="ignore", invalid="ignore"):
-        skew = np.where(dtp > 0, (fp_b - fp_a) / np.where(dtp > 0, dtp, 1.0), 0.0)
-        x = tp - tp_a
-        num = tp_a + x
-        den = tp_a + fp_a + x * (1.0 + skew)
-        limit = 1.0 / (1.0 + skew)
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), limit)
+    rising = dtp > 0
+    safe = np.where(rising, dtp, 1.0)
+    # FP = FP_A + x * (FP_B - FP_A) / (TP_B - TP_A), with x / (TP_B - TP_A) in [0, 1] formed
+    # first: the local skew itself may overflow (a tiny TP step beside a huge FP step)
+    frac = np.where(rising, (tp - tp_a) / safe, 0.0)
+    num = tp
+    den = tp_a + fp_a + frac * (dtp + (fp_b - fp_a))
+    step = dtp + (fp_b - fp_a)
+    limit = np.where(rising & (step > 0), dtp / np.where(step > 0, step, 1.0), 1.0)
+    return np.where(den > 0, num / np.where(den > 0, den, 1.0), limit)
 
 
 def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
@@ -78,14 +81,16 @@ def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
     tp_a, fp_a, tp_b, fp_b = (np.asarray(v, dtype=np.float64) for v in (tp_a, fp_a, tp_b, fp_b))
     delta = tp_b - tp_a
     rising = delta > 0
-    safe_delta = np.where(rising, delta, 1.0)
-    c = 1.0 + (fp_b - fp_a) / safe_delta
+    # c·Δ = Δ + (FP_B − FP_A) is the growth of TP + FP along the segment; 1/c = Δ / (c·Δ).
+    # Neither overflows, unlike c itself when Δ is tiny beside FP_B − FP_A.
+    growth = np.where(rising, delta + (fp_b - fp_a), 1.0)
+    inv_c = np.where(rising, delta, 1.0) / growth
     d = tp_a + fp_a
     has_d = d > 0
     safe_d = np.where(has_d, d, 1.0)
     with np.errstate(over="ignore"):
-        u = c * safe_delta / safe_d
-    # u = inf only for denormal counts: the segment then behaves as one from the origin
+        u = growth / safe_d
+    # u = inf only for subnormal counts: the segment then behaves as one from the origin
     u = np.minimum(u, np.finfo(np.float64).max)
     small = u < 1e-4
     safe_u = np.where(small, 1.0, u)
@@ -93,7 +98,7 @@ def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
     log_ratio = np.where(small, 1.0 - su / 2 + su * su / 3, np.log1p(safe_u) / safe_u)
     one_minus = np.where(small, su / 2 - su * su / 3 + su**3 / 4, 1.0 - log_ratio)
     p_a = tp_a / safe_d
-    area = np.where(has_d, delta * (p_a * log_ratio + one_minus / c), delta / c)
+    area = np.where(has_d, delta * (p_a * log_ratio + one_minus * inv_c), delta * inv_c)
     return np.where(rising, area, 0.0)
 
 

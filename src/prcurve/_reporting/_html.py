@@ -220,8 +220,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         )
         parts.append(
             '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
-            "percentile bootstrap (stratified: positives and negatives resampled separately, "
-            f"{st['n_resamples']:,} resamples) is computed for average precision.</p>"
+            "percentile bootstrap (instances resampled with replacement, so the prevalence "
+            f"varies; {st['n_resamples']:,} resamples) is computed for average precision.</p>"
         )
         band = s.get("confidence_band")
         if band is not None:
@@ -294,7 +294,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             )
         )
         parts.append(
-            '<p class="note">Paired stratified bootstrap: each resample draws the same '
+            '<p class="note">Paired bootstrap: each resample draws the same '
             'instances for both scorers. "Bands separate": the two naive-bootstrap '
             "bands are disjoint at some recall.</p>"
         )
