@@ -21,7 +21,7 @@ def test_readme_quickstart_is_two_commands():
     lines = [ln for ln in block.splitlines() if ln.strip()]
     assert lines == [
         "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/prcurve report",
-        '.venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest',
+        'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest',
     ]
 
 
