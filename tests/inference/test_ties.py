@@ -152,3 +152,16 @@ def test_ties_option_is_validated():
         pr_pointwise_ci(y, s, [0.5], method="bootstrap", sampling=None)
     with pytest.raises(ValueError, match="sampling: expected one of"):
         pr_confidence_band(y, s, method="bootstrap", sampling="rows")
+
+
+def test_drawn_curve_never_exceeds_one_on_a_segment_without_negatives():
+    """Found by the fuzz: TP_A + frac·ΔTP rounded below TP gave precision 1 + 2⁻⁵²."""
+    y = np.array([False] + [True] * 10)
+    s = np.asarray([-(2**63)] * 9 + [-(2**63) + 1] * 2, dtype=np.int64)
+    w = np.array([1.0] * 10 + [12.0])
+    curve = pr_curve(y, s, sample_weight=w)
+    _, p = curve.interpolate(num=17)
+    assert p.max() == 1.0
+    r = np.linspace(0.01, 1, 300)
+    assert curve.precision_at(r).max() == 1.0
+    np.testing.assert_allclose(curve.precision_at(r), curve.interpolate(r)[1], rtol=1e-12)
