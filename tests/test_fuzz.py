@@ -559,8 +559,12 @@ def test_curve_methods_and_derived_curves_are_finite(problem, recall):
     y, s, w = problem
     curve = prcurve.pr_curve(y, s, sample_weight=w)
     r = np.asarray(recall)
-    at = np.asarray(curve.precision_at(r))
+    at = np.asarray(curve.precision_at(r, ties="strict"))
     _finite_unit(at, "precision_at")
+    # the default reading is the drawn (Davis–Goadrich interpolated) curve
+    drawn = np.asarray(curve.precision_at(r))
+    _finite_unit(drawn, "precision_at")
+    np.testing.assert_allclose(drawn, curve.interpolate(r)[1], rtol=1e-9)
     # the functional estimator, by brute force: the lowest positive-weight positive score z
     # with at most n_pos * r positive weight strictly above it, then precision at "score > z"
     # plus the positives at z needed ... for unweighted data, PR(r) = n_pos r / (n_pos r + N)

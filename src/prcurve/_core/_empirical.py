@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
-from ._batch import functional_precision
+from ._batch import TIES, functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
@@ -109,8 +109,29 @@ class PRCurve:
             return average_precision_from(self.tp, self.precision, self.n_pos)
         return area_from_counts(self.tp, self.fp, self.n_pos, method)
 
-    def precision_at(self, recall: Any) -> np.ndarray | float:
+    def precision_at(self, recall: Any, *, ties: str = "interpolate") -> np.ndarray | float:
         """The functional estimator PR̂(β) at recall levels β in (0, 1].
+
+        Parameters
+        ----------
+        recall : float or array-like
+            Recall levels in (0, 1].
+        ties : {"interpolate", "strict"}
+            How a tie group of scores is read.  ``"interpolate"`` (default): the precision of
+            the expected operating point when the instances tied at the quantile are taken in
+            random order and cut where the expected recall is β, i.e. the Davis–Goadrich
+            interpolated curve at recall β — the curve that is drawn, and the
+            one the confidence band, pointwise intervals and comparison are centred on.
+            ``"strict"``: the papers' estimator, counting only the negatives strictly above the
+            quantile (the estimator of the generalized-inverse population curve of discrete
+            laws, Hughes-Oliver eq. 5, e.g. Case F).  Without ties the two are equal except
+            at recall k/n₊, where ``"strict"`` reads the bottom of a vertical drop and
+            ``"interpolate"`` its top.
+
+        Returns
+        -------
+        float or ndarray
+            Shaped like ``recall``.
 
         Notes
         -----
@@ -118,12 +139,24 @@ class PRCurve:
         ``PR̂(β) = n₊β / (n₊β + n₋ α̂(β))`` with ``α̂(β) = 1 − Ĥ(Ĝ⁻¹(1 − β))``, ``Ĝ`` and
         ``Ĥ`` the empirical CDFs of positive and negative scores and
         ``F⁻¹(p) = inf{z : F(z) >= p}``.  ``Ĝ⁻¹(1−β)`` is the lowest positive score ``z`` with
-        at most ``n₊β`` positives strictly above it, and ``n₋α̂`` is the number of negatives
-        strictly above ``z``.  With weights, counts are total weights.  The definition lives in
-        ``prcurve._core._batch`` and is shared with the batched (bootstrap, simulation) estimators.
+        at most ``n₊β`` positives strictly above it; ``n₋α̂`` is the number of negatives
+        strictly above ``z`` (``"strict"``), or that number plus the share
+        ``(n₊β − P₍>z₎)/P₍=z₎`` of the negatives tied at ``z`` (``"interpolate"``).  With weights,
+        counts are total weights.  The definition lives in ``prcurve._core._batch`` and is
+        shared with the batched (bootstrap, simulation) estimators.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curve
+        >>> curve = pr_curve([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
+        >>> curve.precision_at(0.75), curve.precision_at(0.75, ties="strict")
+        (0.75, 1.0)
         """
+        ties = check_choice(ties, "ties", TIES)
         beta = check_unit_interval_array(recall, "recall", low_open=True, high_open=False)
-        value = functional_precision(self.tp, self.fp, self.n_pos, np.atleast_1d(beta).ravel())
+        value = functional_precision(
+            self.tp, self.fp, self.n_pos, np.atleast_1d(beta).ravel(), ties=ties
+        )
         return float(value[0]) if np.ndim(beta) == 0 else value.reshape(np.shape(beta))
 
     def interpolate(self, recall: Any = None, *, num: int = 200) -> tuple[np.ndarray, np.ndarray]:
@@ -344,6 +377,11 @@ def auc_pr(
         ``"lower_trapezoid"``
             Boyd et al. (2013): points ``(0, 1)`` then one per threshold; for each distinct recall
             the minimum and maximum precision; ``Σ_i (r_i − r_{i−1})(p_{i−1}^min + p_i^max)/2``.
+            Despite the name it is not a lower bound: the segment from the assumed start
+            ``(0, 1)`` to the first point ``(r_1, p_1)`` adds ``r_1 (1 + p_1)/2``, which is most
+            of the value when the first operating point has a high recall (few distinct or
+            heavily tied scores): a constant score gives ``(1 + π₊)/2`` (0.61 at prevalence
+            0.21) while its average precision is ``π₊``.  The report says so in a note.
         ``"interpolated_median"``
             Boyd et al. (2013): the median precision at each distinct recall, joined by
             Davis–Goadrich interpolation; from recall 0 a rectangle at the next median.

@@ -63,7 +63,8 @@ def dg_precision(tp_a, fp_a, tp_b, fp_b, tp) -> np.ndarray:
     den = tp + (fp_a + frac * (fp_b - fp_a))
     step = dtp + (fp_b - fp_a)
     limit = np.where(rising & (step > 0), dtp / np.where(step > 0, step, 1.0), 1.0)
-    return np.where(den > 0, num / np.where(den > 0, den, 1.0), limit)
+    # FP = 0 on the segment: den = TP_A + frac·ΔTP may round just below tp (precision 1 + ulp)
+    return np.where(den > 0, np.minimum(num / np.where(den > 0, den, 1.0), 1.0), limit)
 
 
 def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:

@@ -37,6 +37,11 @@ def _as_1d(name: str, value: Any) -> np.ndarray:
         raise ValueError(f"{name}: expected a 1-D array, got a scalar ({arr.item()!r})")
     if arr.ndim == 2 and 1 in arr.shape:
         arr = arr.reshape(-1)
+    if arr.ndim == 2 and arr.shape[1] == 2 and "score" in name:
+        raise ValueError(
+            f"{name}: expected a 1-D array of scores, got shape {arr.shape} (two columns, like "
+            f"predict_proba's output); pass the positive class's column, {name}[:, 1]"
+        )
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D array, got an array of shape {arr.shape}")
     return arr

@@ -47,7 +47,8 @@ def batch_precision_at(y: Any, score: Any, recall: Any) -> np.ndarray:
     Returns
     -------
     ndarray, shape (R, m)
-        Row r equals ``pr_curve(y[r], score[r]).precision_at(recall)``.
+        Row r equals ``pr_curve(y[r], score[r]).precision_at(recall, ties="strict")``: the
+        papers' estimator, whose population counterpart is eq. (5) also for discrete laws.
 
     Notes
     -----
@@ -93,7 +94,7 @@ def _batch_precision(lab: np.ndarray, s: np.ndarray, x: np.ndarray) -> np.ndarra
     # each class sorted within its row, the other class's entries pushed to the end as +inf
     pos = np.sort(np.where(lab, s, np.inf), axis=1)
     neg = np.sort(np.where(lab, np.inf, s), axis=1)
-    return functional_precision_sorted(pos, neg, lab.sum(axis=1), x)
+    return functional_precision_sorted(pos, neg, lab.sum(axis=1), x, ties="strict")
 
 
 def _class_sizes(
