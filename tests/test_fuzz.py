@@ -772,7 +772,7 @@ def test_batch_precision_at_is_exact_for_int64_scores():
     s = np.array([m] * 6 + [m + 1, m], dtype=np.int64)
     # m + 1 and m are one double: the negative at m + 1 is strictly above the positive
     np.testing.assert_array_equal(prcurve.batch_precision_at(y[None], s[None], [1.0]), [[0.5]])
-    assert prcurve.pr_curve(y, s).precision_at(1.0) == 0.5
+    assert prcurve.pr_curve(y, s).precision_at(1.0, ties="strict") == 0.5
 
 
 @pytest.mark.parametrize(
