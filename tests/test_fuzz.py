@@ -833,3 +833,11 @@ def test_kish_effective_size_of_extreme_weights():
     got = prcurve.auc_pr_ci(y, s, sample_weight=w, interval="logit")
     assert got.n_pos == pytest.approx(2.0, rel=1e-12)
     assert 0.0 <= got.interval.low <= got.estimate <= got.interval.high <= 1.0
+
+
+def test_average_precision_never_exceeds_one_by_rounding():
+    y = np.array([False, True, True, True])
+    s = np.array([0.0, 0.0, 0.0, 1.0])
+    w = np.array([5e-324, 1.0, 4503599627370496.0, 1.5])
+    for method in AUC_METHODS:
+        assert prcurve.auc_pr(y, s, sample_weight=w, method=method) <= 1.0, method

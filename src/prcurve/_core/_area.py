@@ -44,7 +44,8 @@ def average_precision_from(tp: np.ndarray, precision: np.ndarray, n_pos: float) 
     The fast path for a single computed curve, which already stores its precision.
     """
     dtp = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
-    return float((tp[0] * precision[0] + np.dot(dtp, precision[1:])) / n_pos)
+    # at most 1, also when rounding makes the recall steps sum to 1 + 1 ulp
+    return min(float((tp[0] * precision[0] + np.dot(dtp, precision[1:])) / n_pos), 1.0)
 
 
 def area_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: float, method: str) -> float:
@@ -182,11 +183,14 @@ def batched_area(tp: np.ndarray, fp: np.ndarray, n_pos: np.ndarray, method: str)
     fp = np.asarray(fp, dtype=np.float64)
     n_pos = np.asarray(n_pos, dtype=np.float64)
     if method == "average_precision":
-        return _average_precision(tp, fp, n_pos)
-    fn = {
-        "davis_goadrich": _davis_goadrich,
-        "trapezoid": _trapezoid,
-        "lower_trapezoid": _lower_trapezoid,
-        "interpolated_median": _interpolated_median,
-    }[method]
-    return fn(tp, fp, n_pos, tp.shape[0])
+        area = _average_precision(tp, fp, n_pos)
+    else:
+        fn = {
+            "davis_goadrich": _davis_goadrich,
+            "trapezoid": _trapezoid,
+            "lower_trapezoid": _lower_trapezoid,
+            "interpolated_median": _interpolated_median,
+        }[method]
+        area = fn(tp, fp, n_pos, tp.shape[0])
+    # recall steps that sum to 1 within rounding can give 1 + 1 ulp: an area is at most 1
+    return np.minimum(area, 1.0)
