@@ -82,6 +82,7 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, default=200)
     parser.add_argument("--n", type=int, action="append")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--sampling", choices=("instances", "stratified"), default="instances")
     args = parser.parse_args()
     sizes = args.n or [1000, 5000]
     targets_all = [("min_precision", 0.8), ("min_recall", 0.8), ("max_fpr", 0.05)]
@@ -94,7 +95,8 @@ def main() -> None:
     ]  # fmt: skip
     print(
         f"95 % percentile bootstrap intervals, binormal μ = {MU}, prevalence {PI}, "
-        f"{args.repetitions} repetitions, {args.resamples} resamples, seed {args.seed}"
+        f"{args.repetitions} repetitions, {args.resamples} resamples, seed {args.seed}, "
+        f"sampling {args.sampling!r}"
     )
     header = (
         f"{'n':>7}  {'quantity':<48}{'interval':<11}{'coverage':>9}{'MC 95% interval':>18}"
@@ -116,7 +118,7 @@ def main() -> None:
         for _ in range(args.repetitions):
             y = rng.random(n) < PI
             s = rng.normal(size=n) + MU * y
-            kw = dict(level=0.95, n_resamples=args.resamples)
+            kw = dict(level=0.95, n_resamples=args.resamples, sampling=args.sampling)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TargetNotMetWarning)
                 first, _ = operating_points(y, s, [(c, t) for c, t, _ in specs[:4]], rng=rng, **kw)

@@ -233,3 +233,17 @@ def test_shared_bootstrap_with_weights_equals_one_call():
     (point,), _ = operating_points(y, s, [("min_precision", 0.7)], sample_weight=w, **kw)
     alone = operating_point(y, s, min_precision=0.7, sample_weight=w, interval="bootstrap", **kw)
     assert point == alone
+
+
+def test_sampling_models():
+    rng = np.random.default_rng(12)
+    y = rng.random(800) < 0.25
+    s = rng.normal(size=800) + 1.5 * y
+    kw = dict(min_recall=0.7, interval="bootstrap", n_resamples=200, rng=1)
+    fixed = operating_point(y, s, sampling="stratified", **kw)
+    free = operating_point(y, s, **kw)  # "instances": the number of positives varies
+    assert fixed.threshold == free.threshold and fixed.precision == free.precision
+    # precision at the data prevalence also carries the prevalence's variance
+    assert free.precision_interval.width > fixed.precision_interval.width
+    with pytest.raises(ValueError, match="sampling: expected one of"):
+        operating_point(y, s, sampling="rows", **kw)

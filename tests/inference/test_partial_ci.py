@@ -8,7 +8,7 @@ from scipy import integrate, stats
 
 from prcurve import auc_pr, auc_pr_ci
 from prcurve._inference._partial_ci import check_deployment_prevalence
-from prcurve._inference._resample import stratified_multiplicities
+from prcurve._inference._resample import resample_multiplicities
 
 
 def _data(seed, n=400, pi=0.3, mu=1.5):
@@ -27,17 +27,20 @@ def _data(seed, n=400, pi=0.3, mu=1.5):
     ],
 )
 @pytest.mark.parametrize("method", ["average_precision", "davis_goadrich"])
-def test_replicates_equal_recomputing_on_the_resample(options, method):
+@pytest.mark.parametrize("sampling", ["instances", "stratified"])
+def test_replicates_equal_recomputing_on_the_resample(options, method, sampling):
     """The first replicates equal auc_pr on the instances the same generator draws."""
     y, s = _data(1)
     res = auc_pr_ci(
-        y, s, method=method, interval="bootstrap_percentile", n_resamples=20, rng=3, **options
-    )
+        y, s, method=method, interval="bootstrap_percentile", n_resamples=20, rng=3,
+        sampling=sampling, **options,
+    )  # fmt: skip
     assert res.estimate == auc_pr(y, s, method=method, **options)
     # the engine's multiplicities refer to each class's instances by decreasing score
     pos = np.flatnonzero(y)[np.argsort(-s[y], kind="stable")]
     neg = np.flatnonzero(~y)[np.argsort(-s[~y], kind="stable")]
-    mp, mn = stratified_multiplicities(np.random.default_rng(3), 20, pos.size, neg.size)
+    gen = np.random.default_rng(3)
+    mp, mn = resample_multiplicities(gen, 20, pos.size, neg.size, sampling)
     for r in range(20):
         keep = np.concatenate([np.repeat(pos, mp[r]), np.repeat(neg, mn[r])])
         direct = auc_pr(y[keep], s[keep], method=method, **options)

@@ -21,7 +21,14 @@ from .._core._results import ConfidenceInterval
 from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
 from ._common import check_progress, check_resamples
 from ._partial_ci import DeploymentPrevalence, check_deployment_prevalence
-from ._resample import ProgressHook, SortedSample, bootstrap_blocks, positive_columns, prepare
+from ._resample import (
+    ProgressHook,
+    SortedSample,
+    bootstrap_blocks,
+    check_sampling,
+    positive_columns,
+    prepare,
+)
 
 __all__ = ["operating_point", "operating_points"]
 
@@ -84,6 +91,7 @@ def _replicates(
     n_resamples: int,
     gen: np.random.Generator,
     progress: ProgressHook | None,
+    sampling: str = "instances",
 ) -> list[tuple[np.ndarray, ...]]:
     """One bootstrap for several operating points.
 
@@ -100,7 +108,8 @@ def _replicates(
         cols = np.union1d(positive_columns(sample), [spec[2] for spec in specs])
     at = np.searchsorted(cols, [spec[2] for spec in specs])
     out: list[tuple[list, list, list, list]] = [([], [], [], []) for _ in specs]
-    for tp, fp0, npos, nneg0 in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
+    blocks = bootstrap_blocks(sample, n_resamples, gen, progress, cols, sampling=sampling)
+    for tp, fp0, npos, nneg0 in blocks:
         fp0 = np.asarray(fp0, dtype=np.float64)
         nneg0 = np.asarray(nneg0, dtype=np.float64)
         shifted: dict[int, tuple[np.ndarray, np.ndarray]] = {id(None): (fp0, nneg0)}
@@ -173,6 +182,7 @@ def operating_points(
     rng: Any = None,
     progress: ProgressHook | None = None,
     sample_weight: Any = None,
+    sampling: str = "instances",
 ) -> tuple[list[OperatingPoint], list[str]]:
     """Several operating points with intervals from one shared bootstrap (internal; the report).
 
@@ -184,6 +194,7 @@ def operating_points(
     level = check_level(level)
     n_resamples = check_resamples(n_resamples)
     gen = check_rng(rng)
+    sampling = check_sampling(sampling)
     checked = [_one_criterion(name, value) for name, value in targets]
     pis = [None if pi is None else check_deployment_prevalence(pi) for pi in prevalences]
     if any(pi is not None for pi in pis) and any(c == "top_k" for c, _ in checked):
@@ -205,7 +216,7 @@ def operating_points(
             points.append(point)
             if point.feasible:
                 specs.append((criterion, target, chosen, pi))
-    reps = iter(_replicates(sample, specs, n_resamples, gen, progress) if specs else [])
+    reps = iter(_replicates(sample, specs, n_resamples, gen, progress, sampling) if specs else [])
     out, notes = [], []
     for point in points:
         if point.feasible:
@@ -232,6 +243,7 @@ def operating_point(
     n_resamples: int = 1000,
     rng: Any = None,
     progress: ProgressHook | None = None,
+    sampling: str = "instances",
 ) -> OperatingPoint:
     """The threshold that meets a target, its precision, recall, FPR and counts.
 
@@ -272,6 +284,10 @@ def operating_point(
     rng : None, int or numpy.random.Generator
     progress : callable, optional
         ``progress(done, total)`` after each block of replicates.
+    sampling : {"instances", "stratified"}
+        Bootstrap sampling model (see :func:`prcurve.auc_pr_ci`): ``"instances"`` (default)
+        resamples n rows, so the number of positives varies; ``"stratified"`` keeps the class
+        counts (case–control designs).
 
     Returns
     -------
@@ -318,6 +334,7 @@ def operating_point(
     """
     criterion, target = check_criterion(min_precision, min_recall, top_k, max_fpr)
     kind = None if interval is None else check_choice(interval, "interval", ("bootstrap",))
+    sampling = check_sampling(sampling)
     deploy = None if prevalence is None else check_deployment_prevalence(prevalence)
     pi = None if deploy is None else deploy.value
     if pi is not None and criterion == "top_k":
@@ -338,7 +355,8 @@ def operating_point(
     point, chosen = _point(counts, criterion, target, factor, data_prevalence if pi is None else pi)
     if sample is None or not point.feasible:
         return point
-    reps = _replicates(sample, [(criterion, target, chosen, deploy)], n_resamples, gen, progress)
+    spec = [(criterion, target, chosen, deploy)]
+    reps = _replicates(sample, spec, n_resamples, gen, progress, sampling)
     result = _with_intervals(point, reps[0], level, n_resamples)
     if result.feasible_fraction is not None and result.feasible_fraction < 1:
         warnings.warn(_infeasible_message(result), TargetNotMetWarning, stacklevel=2)

@@ -72,6 +72,7 @@ def options_interval(
     n_resamples: int,
     gen: np.random.Generator,
     progress: ProgressHook | None,
+    sampling: str = "instances",
 ) -> tuple[float, ConfidenceInterval, np.ndarray]:
     """Estimate, percentile interval and replicates of a partial and/or reweighted area."""
     c = sample.counts
@@ -84,7 +85,8 @@ def options_interval(
     reps = []
     # average precision only changes where TP grows: the columns of original positives suffice
     cols = positive_columns(sample) if method == "average_precision" else None
-    for tp, fp, npos, nneg in bootstrap_blocks(sample, n_resamples, gen, progress, cols):
+    blocks = bootstrap_blocks(sample, n_resamples, gen, progress, cols, sampling=sampling)
+    for tp, fp, npos, nneg in blocks:
         if pi is not None:
             f = negative_factor(npos, nneg, pi.draw(tp.shape[0], gen))
             fp = np.asarray(fp, dtype=np.float64) * np.asarray(f)[:, None]
