@@ -189,8 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_resamples,
         default="auto",
         metavar="N",
-        help="bootstrap resamples for intervals, bands and comparisons (default: auto = 1000, "
-        "fewer above 100,000 rows so that rows x resamples <= 1e8, at least 100)",
+        help="bootstrap resamples for intervals, bands and comparisons (default: auto = up to "
+        "1000 each, sized per step; on large data each step resamples a stratified subsample "
+        "with 200 and rescales its widths; the report says what each step used)",
     )
     rep.add_argument(
         "--level",

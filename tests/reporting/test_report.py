@@ -16,7 +16,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 
 import prcurve._reporting._html
 from prcurve import auc_pr, pr_curve, roc_curve
-from prcurve._reporting._analysis import Settings, analyse, auto_resamples
+from prcurve._reporting._analysis import Settings, analyse
 from prcurve._reporting._io import (
     BUILTIN_EXAMPLE,
     OutputError,
@@ -175,16 +175,9 @@ def test_parallel_inference_gives_the_same_numbers(example, monkeypatch):
     import prcurve._reporting._analysis
 
     data, analysis = example
-    monkeypatch.setattr(prcurve._reporting._analysis, "PARALLEL_MIN_WORK", 0)
+    monkeypatch.setattr(prcurve._reporting._analysis, "PARALLEL_MIN_SECONDS", 0)
     parallel = analyse(data, Settings(**{**analysis.settings.__dict__, "jobs": 2}))
     assert summary(parallel) == summary(analysis)
-
-
-@pytest.mark.parametrize(
-    ("n", "expected"), [(10, 1000), (1677, 1000), (100_000, 1000), (200_000, 500), (10**6, 100)]
-)
-def test_auto_resamples(n, expected):
-    assert auto_resamples(n) == expected
 
 
 def test_failure_while_rendering_leaves_the_old_report_untouched(example, tmp_path, monkeypatch):

@@ -33,8 +33,9 @@ from .._inference import (
 )
 from .._prg._curve import PRGCurve
 from ._io import LabelledScores
+from ._sizing import WORK, Plan, plan, rescale_band, rescale_comparison, rescale_interval, subsample
 
-__all__ = ["Analysis", "ScorerAnalysis", "Settings", "analyse"]
+__all__ = ["Analysis", "InferenceStep", "ScorerAnalysis", "Settings", "analyse"]
 
 Progress = Callable[[int, int], None]
 
@@ -42,17 +43,15 @@ Progress = Callable[[int, int], None]
 CLOSED_FORM_INTERVALS = ("binomial", "logit")
 #: The estimator that also gets a bootstrap interval (the bootstrap of the others is costlier).
 BOOTSTRAP_METHOD = "average_precision"
-#: ``--n-resamples auto``: 1000 replicates up to this many rows, fewer above (see below).
-AUTO_RESAMPLES_WORK = 10**8
 
 
 def auto_resamples(n: int) -> int:
-    """Bootstrap replicates for ``n`` rows: 1000, cut so that ``n * B <= 1e8``, at least 100.
+    """The most replicates any step gets with ``--n-resamples auto`` on ``n`` rows.
 
-    Every replicate costs time proportional to ``n``; this keeps a report on 10⁶ rows to
-    about a minute.  Pass ``--n-resamples`` to choose.
+    Each step is sized separately (:func:`._sizing.plan`: a work budget per step, a stratified
+    subsample on large data); :attr:`Analysis.inference` records what each step used.
     """
-    return int(min(1000, max(100, AUTO_RESAMPLES_WORK // max(n, 1) // 10 * 10)))
+    return max(plan(task, n, max(n // 2, 1)).n_resamples for task in WORK)
 
 
 @dataclass(frozen=True)
@@ -90,6 +89,20 @@ class ScorerAnalysis:
 
 
 @dataclass(frozen=True)
+class InferenceStep:
+    """One resampling step of the report: what it resampled and how long it took.
+
+    ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")`` or ``(a, b)`` for the
+    comparison of scorers a and b.
+    """
+
+    key: tuple[str, str]
+    label: str
+    plan: Plan
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Analysis:
     """The whole report's results."""
 
@@ -101,6 +114,7 @@ class Analysis:
     comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    inference: list[InferenceStep] = field(default_factory=list)
 
 
 def _announce(progress: Any, label: str) -> None:
@@ -206,8 +220,9 @@ def _compare_task(
     return res, notes
 
 
-#: Below this many resampled rows (n × replicates) the inference runs in this process.
-PARALLEL_MIN_WORK = 2 * 10**7
+#: Below this many expected seconds of resampling (one core) the steps run in this process:
+#: starting worker processes and shipping them the data costs a few tenths of a second.
+PARALLEL_MIN_SECONDS = 1.0
 
 
 def available_cpus() -> int:
@@ -232,6 +247,73 @@ def _executor(jobs: int) -> Any:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
 
 
+Task = tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...], Plan]
+
+
+def _inference_tasks(data: LabelledScores, settings: Settings, seeds: Any) -> list[Task]:
+    """The resampling steps, sized by :func:`._sizing.plan`, the costliest first.
+
+    A step planned on a subsample gets the subsample's rows (drawn with its own seed), so the
+    work it ships to a worker process is small too.
+    """
+    level = settings.level
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    n, n_pos = data.n, int(np.count_nonzero(data.y))
+    names = list(data.scores)
+    y = data.y
+
+    def rows(p: Plan, seed: Any) -> tuple[np.ndarray, Any]:
+        idx = subsample(y, p.rows, seed.spawn(1)[0]) if p.subsampled else None
+        return (y if idx is None else y[idx]), idx
+
+    tasks: list[Task] = []
+    for a, other in combinations(names, 2):
+        what = f"comparison of {a} and {other}"
+        p, seed = plan("compare", n, n_pos, b_user), next(seeds)
+        yy, idx = rows(p, seed)
+        sa, sb = (data.scores[k] if idx is None else data.scores[k][idx] for k in (a, other))
+        args: tuple[Any, ...] = (yy, sa, sb, level, p.n_resamples, seed, what)
+        tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args, p))
+    for name in names:
+        for key, label, fn in (
+            ("band", "confidence band", _band_task),
+            ("auc_pr_bootstrap", "bootstrap", _bootstrap_task),
+        ):
+            p, seed = plan(key, n, n_pos, b_user), next(seeds)
+            yy, idx = rows(p, seed)
+            s = data.scores[name] if idx is None else data.scores[name][idx]
+            tasks.append(
+                ((name, key), f"{name}: {label}", fn, (yy, s, level, p.n_resamples, seed), p)
+            )
+    tasks.sort(key=lambda t: -t[4].seconds)
+    return tasks
+
+
+def _run_tasks(
+    tasks: list[Task], jobs: int, n: int, progress: Any
+) -> dict[tuple[str, str], tuple[Any, list[str], float]]:
+    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them."""
+    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
+    jobs = min(jobs, len(tasks))
+    if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
+        from concurrent.futures import as_completed
+
+        _announce(progress, f"bootstrap ({jobs} processes)")
+        with _executor(jobs) as pool:
+            futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args, _ in tasks}
+            for done, fut in enumerate(as_completed(futures), start=1):
+                results[futures[fut]] = fut.result()
+                if progress is not None:
+                    progress(done, len(tasks))
+    else:
+        for key, label, fn, args, _ in tasks:
+            _announce(progress, label)
+            results[key] = _timed(fn, *args, progress=progress)
+            if progress is not None:
+                progress(1, 1)
+    return results
+
+
 def analyse(
     data: LabelledScores, settings: Settings, *, progress: Progress | None = None
 ) -> Analysis:
@@ -243,7 +325,7 @@ def analyse(
     same whether they run one after the other or, for large data, in ``settings.jobs``
     processes.
     """
-    level, b = settings.level, settings.n_resamples
+    level = settings.level
     names = list(data.scores)
     pairs = list(combinations(names, 2))
     seeds = iter(np.random.SeedSequence(settings.seed).spawn(2 * len(names) + len(pairs)))
@@ -265,36 +347,9 @@ def analyse(
                 "auc_pr": {method: pr.auc(method) for method in AUC_PR_METHODS},
                 "timings": timings,
             }
-    # (key, label, task, arguments), the costliest first for a balanced parallel run
-    tasks: list[tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...]]] = []
-    args: tuple[Any, ...]
-    for a, other in pairs:
-        what = f"comparison of {a} and {other}"
-        args = (data.y, data.scores[a], data.scores[other], level, b, next(seeds), what)
-        tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args))
-    for name in names:
-        args = (data.y, data.scores[name], level, b, next(seeds))
-        tasks.append(((name, "band"), f"{name}: confidence band", _band_task, args))
-        args = (data.y, data.scores[name], level, b, next(seeds))
-        tasks.append(((name, "auc_pr_bootstrap"), f"{name}: bootstrap", _bootstrap_task, args))
-    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
-    jobs = min(settings.jobs, len(tasks))
-    if jobs > 1 and data.n * b >= PARALLEL_MIN_WORK:
-        from concurrent.futures import as_completed
-
-        _announce(progress, f"bootstrap ({jobs} processes)")
-        with _executor(jobs) as pool:
-            futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args in tasks}
-            for done, fut in enumerate(as_completed(futures), start=1):
-                results[futures[fut]] = fut.result()
-                if progress is not None:
-                    progress(done, len(tasks))
-    else:
-        for key, label, fn, args in tasks:
-            _announce(progress, label)
-            results[key] = _timed(fn, *args, progress=progress)
-            if progress is not None:
-                progress(1, 1)
+    tasks = _inference_tasks(data, settings, seeds)
+    plans = {key: p for key, _, _, _, p in tasks}
+    results = _run_tasks(tasks, settings.jobs, data.n, progress)
 
     scorers: dict[str, ScorerAnalysis] = {}
     for name in names:
@@ -305,6 +360,12 @@ def analyse(
         timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
         band, n3, timings["band"] = results[(name, "band")]
+        pr = c["pr"]
+        if boot is not None:
+            p = plans[(name, "auc_pr_bootstrap")]
+            boot = rescale_interval(boot, c["auc_pr"][BOOTSTRAP_METHOD], pr.n_pos, p)
+        if band is not None:
+            band = rescale_band(band, pr, plans[(name, "band")])
         notes = n1 + n2 + n3
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
@@ -329,9 +390,14 @@ def analyse(
         res, notes, compare_timings[f"{a} vs {other}"] = results[(a, other)]
         common_notes += notes
         if res is not None:
+            p = plans[(a, other)]
+            res = rescale_comparison(res, curves[a]["pr"], curves[other]["pr"], p)
             comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
+    steps = [
+        InferenceStep(key, label, plans[key], results[key][2]) for key, label, _, _, _ in tasks
+    ]
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
-        compare_timings,
+        compare_timings, steps,
     )  # fmt: skip
