@@ -17,6 +17,10 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
+#: ``sorted(prcurve.cases.CASES)``, written out so that building the parser (``--help``) does
+#: not import SciPy; a test keeps the two equal.
+CASE_NAMES = ("A", "A_star", "B", "C", "D", "E", "F")
+
 DESCRIPTION = """\
 Precision-recall analysis from the command line.
 
@@ -208,8 +212,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
 
-    from .cases import CASES
-
     pop = sub.add_parser(
         "population",
         help="population ROC and PR curves of the papers' score models",
@@ -219,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     pop.add_argument(
         "--case",
         action="append",
-        choices=sorted(CASES),
+        choices=CASE_NAMES,
         required=True,
         help="score model (repeat to overlay several)",
     )
@@ -244,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=SIMULATE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sim.add_argument("--case", choices=sorted(CASES), required=True, help="score model")
+    sim.add_argument("--case", choices=CASE_NAMES, required=True, help="score model")
     sim.add_argument(
         "--prevalence",
         type=_prevalence,
@@ -332,10 +334,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO) -> int:
-    from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
     from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
     from ._reporting._progress import ProgressBar
-    from ._reporting._write import write_report
 
     if args.file is None:
         label = args.label or BUILTIN_EXAMPLE.label
@@ -349,6 +349,10 @@ def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin
     progress.start("reading")
     data = read_labelled_scores(args.file, label, scores, pos_label=args.pos_label, stdin=stdin)
     progress(1, 1)
+    # imported only now, so that a bad input fails without waiting for SciPy
+    from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
+    from ._reporting._write import write_report
+
     settings = Settings(
         source=data.source,
         label=label,
@@ -379,13 +383,13 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
     stdin : file, optional
         Where ``-`` reads from (default: ``sys.stdin``).
     """
-    from ._reporting._io import InputError, OutputError
-
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return int(exc.code or 0)
+    from ._reporting._io import InputError, OutputError
+
     try:
         if args.command == "report":
             return _run_report(args, parser, stdin or sys.stdin)
