@@ -329,3 +329,30 @@ def test_population_output_directory_that_cannot_be_written(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"prcurve: error: cannot write the population report to {tmp_path}")
     assert err.count("\n") == 1
+
+
+def test_curve_file_bytes_are_the_curve_csv_text(monkeypatch):
+    """The report's bytes writer gives exactly :func:`curve_csv`'s text, with or without pyarrow."""
+    import builtins
+
+    from prcurve._reporting._io import curve_csv
+    from prcurve._reporting._write import _csv_bytes
+
+    rng = np.random.default_rng(4)
+    cols = {
+        "threshold": rng.standard_normal(500) * 1e-300,
+        "tp": np.arange(500),
+        "flag": rng.random(500) < 0.5,
+        "precision": rng.random(500),
+    }
+    text = curve_csv(cols)
+    assert _csv_bytes(cols).decode("ascii") == text
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    assert _csv_bytes(cols).decode("ascii") == text

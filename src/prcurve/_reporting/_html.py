@@ -42,6 +42,7 @@ def render_figures(analysis: Analysis) -> list[Figure]:
 
     from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
     from ..plot._style import color_cycle
+    from ..plot._thin import thin_axes
 
     figures = []
     fig = MplFigure(figsize=(11, 5.2))
@@ -53,6 +54,8 @@ def render_figures(analysis: Analysis) -> list[Figure]:
         ROCCurveDisplay(sc.roc, name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
+    for ax in (ax_pr, ax_roc):
+        thin_axes(ax)
     fig.tight_layout()
     figures.append(
         Figure(
@@ -76,6 +79,8 @@ def render_figures(analysis: Analysis) -> list[Figure]:
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
         ax_prg.set_title("Precision–recall–gain")
+        for ax in (ax_pr, ax_roc, ax_prg):
+            thin_axes(ax)
         fig.tight_layout()
         figures.append(
             Figure(
