@@ -148,7 +148,9 @@ def test_summary_json_is_the_source_of_the_page(written):
         boot = s["auc_pr_ci"]["average_precision"]["bootstrap_percentile"]
         assert f"[{boot['low']:.4f}, {boot['high']:.4f}]" in page
     for c in data["comparisons"]:
-        assert f"{c['p_value']:.4f}" in page
+        floor = 1 / (c["n_resamples"] + 1)
+        shown = "&lt; 0.005" if c["p_value"] == floor else f"{c['p_value']:.2f}"
+        assert c["n_resamples"] == N_RESAMPLES and shown in page
 
 
 def test_page_is_self_contained(written):

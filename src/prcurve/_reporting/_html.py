@@ -14,6 +14,7 @@ from typing import Any
 
 from ._analysis import Analysis
 from ._io import figure_png
+from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
 
 __all__ = ["Figure", "render_figures", "render_html"]
 
@@ -37,15 +38,43 @@ class Figure:
 
 
 def render_figures(analysis: Analysis) -> list[Figure]:
-    """Draw the overview and one three-panel figure per scorer (matplotlib, no pyplot)."""
+    """The overview and one three-panel figure per scorer, as PNG (see :func:`draw_figures`)."""
+    return [Figure(key, title, caption, figure_png(fig)) for key, title, caption, fig in
+            draw_figures(analysis)]  # fmt: skip
+
+
+def _legend_below(ax: Any) -> None:
+    """Move the axes' legend under the panel, where it cannot cover a curve."""
+    handles, labels = ax.get_legend_handles_labels()
+    old = ax.get_legend()
+    if old is not None:
+        old.remove()
+    if handles:
+        ax.legend(
+            handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize="small",
+            frameon=False,
+        )  # fmt: skip
+
+
+def _finish(fig: Any, axes: Any) -> None:
+    """Thin long lines, put legends below the panels, lay the figure out."""
+    from ..plot._thin import thin_axes
+
+    for ax in axes:
+        thin_axes(ax)
+        _legend_below(ax)
+    fig.tight_layout()
+
+
+def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
+    """Draw the figures: ``(key, title, caption, matplotlib Figure)`` each (no pyplot)."""
     from matplotlib.figure import Figure as MplFigure
 
     from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
     from ..plot._style import color_cycle
-    from ..plot._thin import thin_axes
 
-    figures = []
-    fig = MplFigure(figsize=(11, 5.2))
+    figures: list[tuple[str, str, str, Any]] = []
+    fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
     PRCurvesDisplay({n: s.pr for n, s in analysis.scorers.items()}).plot(
         ax_pr, auc_method="average_precision", lower_bound=True
@@ -54,21 +83,19 @@ def render_figures(analysis: Analysis) -> list[Figure]:
         ROCCurveDisplay(sc.roc, name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
-    for ax in (ax_pr, ax_roc):
-        thin_axes(ax)
-    fig.tight_layout()
+    _finish(fig, (ax_pr, ax_roc))
     figures.append(
-        Figure(
+        (
             "overview",
             "All scorers",
             "Left: each scorer's PR curve, interpolated between operating points the "
             "Davis–Goadrich way; the dashed line is chance (the prevalence), the dotted curve the "
             "lowest achievable PR curve, grey curves iso-F₁. Right: the ROC curves.",
-            figure_png(fig),
+            fig,
         )
     )
     for i, (name, sc) in enumerate(analysis.scorers.items()):
-        fig = MplFigure(figsize=(15, 5.2))
+        fig = MplFigure(figsize=(15, 6.6))
         ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
         color = color_cycle(i)
         PRCurveDisplay(sc.pr, name=name, achievable=sc.achievable, band=sc.band).plot(
@@ -79,11 +106,9 @@ def render_figures(analysis: Analysis) -> list[Figure]:
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
         ax_prg.set_title("Precision–recall–gain")
-        for ax in (ax_pr, ax_roc, ax_prg):
-            thin_axes(ax)
-        fig.tight_layout()
+        _finish(fig, (ax_pr, ax_roc, ax_prg))
         figures.append(
-            Figure(
+            (
                 f"scorer-{i}",
                 name,
                 "Left: PR curve with the achievable curve (the ROC convex hull mapped to PR space, "
@@ -97,7 +122,7 @@ def render_figures(analysis: Analysis) -> list[Figure]:
                 )
                 + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
                 "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point.",
-                figure_png(fig),
+                fig,
             )
         )
     return figures
@@ -124,6 +149,11 @@ def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _resamples(cis: dict[str, Any]) -> str:
+    boot = cis.get("average_precision", {}).get("bootstrap_percentile")
+    return "not computed" if not boot else f"{boot['n_resamples']:,} resamples"
+
+
 def _img(fig: Figure) -> str:
     data = base64.b64encode(fig.png).decode("ascii")
     alt = html.escape(f"{fig.title}: {fig.caption}")
@@ -142,6 +172,9 @@ padding-bottom:4px}h3{margin-top:1.4em}
 table{border-collapse:collapse;margin:12px 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}
 th{background:#f0f4f8}td:first-child,th:first-child{text-align:left}
+.warn{background:#fff4e5;border-left:4px solid #D55E00;padding:6px 10px}
+dl.glossary dt{font-weight:600;margin-top:0.6em}dl.glossary dd{margin:0.1em 0 0 1.2em}
+ul.ranking{font-size:1.08em}
 figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:0.9em;color:#555;margin-top:4px}
 table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
@@ -164,6 +197,10 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         f"{d['n_pos']:,} positives (label <code>{esc(st['positive_label'])}</code> in column "
         f"<code>{esc(st['label_column'])}</code>), {d['n_neg']:,} negatives, prevalence "
         f"π₊ = {d['prevalence']:.4f}. Made by prcurve {esc(data['prcurve_version'])}.</p>",
+        "<h2>Which scorer is best?</h2>",
+        ranking(data),
+        '<p class="meta">New to these numbers? See <a href="#how-to-read">how to read this '
+        "report</a>.</p>",
         "<h2>Summary</h2>",
     ]
     level = st["level"]
@@ -171,8 +208,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         "scorer",
         "AP",
         f"AP {level:.0%} CI (bootstrap)",
-        "AUC-PR (DG)",
-        "achievable AUC-PR",
+        "DG area",
+        "achievable DG area",
         "ROC AUC",
         "AUPRG",
         "best F₁",
@@ -226,7 +263,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         parts.append(
             '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
             "percentile bootstrap (stratified: positives and negatives resampled separately, "
-            f"{st['n_resamples']:,} resamples) is computed for average precision.</p>"
+            f"{_resamples(s['auc_pr_ci'])}) is computed for average precision.</p>"
         )
         band = s.get("confidence_band")
         if band is not None:
@@ -244,6 +281,9 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
                 ],
             ]
             parts.append(_table(["band", "value"], rows))
+            wide = band_note(band, d["n_pos"])
+            if wide is not None:
+                parts.append(f'<p class="warn">{esc(wide)}</p>')
             parts.append(
                 '<p class="note">Clémençon &amp; Vayatis (2009), Algorithm 1: smoothed '
                 "bootstrap of the functional PR estimator, sup-norm over the recall range.</p>"
@@ -280,7 +320,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
                     _fmt(c["estimate_b"]),
                     _fmt(c["difference"]),
                     _ci(c),
-                    _fmt(c["p_value"]),
+                    esc(format_p_value(c["p_value"], c["n_resamples"])),
                     "yes" if c["bands_separate"] else "no",
                 ]
             )
@@ -301,12 +341,14 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         parts.append(
             '<p class="note">Paired stratified bootstrap: each resample draws the same '
             'instances for both scorers. "Bands separate": the two naive-bootstrap '
-            "bands are disjoint at some recall.</p>"
+            "bands are disjoint at some recall. A p-value written &lt; x is at the smallest "
+            "value the number of resamples can give.</p>"
         )
     if data["notes"]:
         parts.append("<h3>Notes</h3><ul>")
         parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])
         parts.append("</ul>")
+    parts.append(HOW_TO_READ)
     parts.append('<h2 id="settings">Settings</h2>')
     rows = [
         ["input", f"<code>{esc(st['source'])}</code>"],
@@ -324,6 +366,17 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ["random seed", esc(str(st["seed"]))],
     ]
     parts.append(_table(["setting", "value"], rows, "text"))
+    if analysis.inference:
+        parts.append("<h3>Resampling used by each step</h3>")
+        rows = []
+        for step in analysis.inference:
+            p = step.plan
+            sub = " (stratified subsample; widths scaled by √(rows/n))" if p.subsampled else ""
+            rows.append(
+                [esc(step.label), f"{p.n_resamples:,}", f"{p.rows:,} of {p.n:,}{sub}",
+                 f"{step.seconds:.2f}"]
+            )  # fmt: skip
+        parts.append(_table(["step", "resamples", "rows resampled", "seconds"], rows, "text"))
     files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
     parts.append(
         f'<p class="note">Files written with this page: {files}. <code>summary.json</code> holds '

@@ -117,6 +117,15 @@ def summary(analysis: Analysis) -> dict[str, Any]:
         }
         for a, b, r in analysis.comparisons
     ]
+    out["inference"] = [
+        {
+            "step": step.label,
+            "n_resamples": step.plan.n_resamples,
+            "rows": step.plan.rows,
+            "n": step.plan.n,
+        }
+        for step in analysis.inference
+    ]
     out["notes"] = list(analysis.notes)
     return out
 

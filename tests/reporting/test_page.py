@@ -1,0 +1,147 @@
+"""The report page for a reader who has not read the papers: ranking, explanations, legends."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score
+
+from prcurve._reporting._analysis import Settings, analyse
+from prcurve._reporting._html import draw_figures, render_figures, render_html
+from prcurve._reporting._io import BUILTIN_EXAMPLE, LabelledScores, read_labelled_scores
+from prcurve._reporting._reading import WIDE_BAND, format_p_value, ranking
+from prcurve._reporting._write import summary
+
+
+def _analysis(data: LabelledScores, b: int = 200):
+    settings = Settings(data.source, data.label_column, tuple(data.scores), data.positive_label,
+                        n_resamples=b, seed=1)  # fmt: skip
+    return analyse(data, settings)
+
+
+@pytest.fixture(scope="module")
+def example():
+    data = read_labelled_scores(None, BUILTIN_EXAMPLE.label, BUILTIN_EXAMPLE.scores)
+    return data, _analysis(data)
+
+
+@pytest.fixture(scope="module")
+def rare():
+    """0.5 % positives, two scorers of different quality: curves lie low, bands are wide."""
+    rng = np.random.default_rng(3)
+    n = 6000
+    y = rng.random(n) < 0.005
+    scores = {"good": rng.normal(size=n) + 2.5 * y, "weak": rng.normal(size=n) + 0.8 * y}
+    data = LabelledScores("rare.csv", "y", y, scores, "1")
+    return data, _analysis(data)
+
+
+def _page(analysis) -> str:
+    data = {**summary(analysis), "files": ["report.html"]}
+    return render_html(analysis, data, render_figures(analysis))
+
+
+@pytest.mark.parametrize("which", ["example", "rare"])
+def test_ranking_names_the_best_scorer_by_average_precision(which, request):
+    data, analysis = request.getfixturevalue(which)
+    ap = {k: average_precision_score(data.y, s) for k, s in data.scores.items()}
+    best = max(ap, key=ap.get)
+    text = ranking(summary(analysis))
+    assert f"Best by average precision (AP): <code>{best}</code>" in text
+    assert f"AP = {ap[best]:.3f}" in text
+    lines = text.split("<li>")[2:]  # one line per other scorer
+    assert len(lines) == len(ap) - 1
+    for a, b, c in analysis.comparisons:
+        if best not in (a, b):
+            continue
+        other = b if a == best else a
+        (line,) = [x for x in lines if x.startswith(f"<code>{other}</code>")]
+        iv = c.interval
+        lo, hi = (iv.low, iv.high) if a == best else (-iv.high, -iv.low)
+        significant = c.p_value < 0.05 and lo > 0
+        assert ("the difference is significant" in line) == significant
+        assert ("<b>not</b> significant" in line) == (not significant)
+        assert f"{lo:.3f} to {hi:.3f}" in line
+
+
+def test_weak_evidence_is_called_not_significant(rare):
+    _, analysis = rare
+    ((_, _, c),) = analysis.comparisons
+    text = ranking(summary(analysis))
+    # the weak scorer is far behind but the data has few positives: whichever way the bootstrap
+    # decides, the verdict follows its interval and p-value (checked above); here both show
+    assert format_p_value(c.p_value, c.n_resamples) in text
+
+
+def test_page_explains_every_headline_term(example):
+    page = _page(example[1])
+    for term in ("AP (average precision)", "Davis–Goadrich area (DG)", "Achievable curve",
+                 "AUPRG", "confidence band", "Comparison (p-value)"):  # fmt: skip
+        assert term in page, term
+    assert page.index("Which scorer is best?") < page.index("<h2>Summary</h2>")
+
+
+@pytest.mark.parametrize(
+    ("p", "b", "text"),
+    [(1 / 201, 200, "< 0.005"), (1 / 1001, 1000, "< 0.001"), (1 / 301, 300, "< 0.004"),
+     (3 / 1001, 1000, "0.003"), (0.5, 200, "0.50")],
+)  # fmt: skip
+def test_p_value_at_the_bootstrap_floor(p, b, text):
+    assert format_p_value(p, b) == text
+
+
+def test_wide_band_is_flagged_with_the_reason(rare, example):
+    data, analysis = rare
+    page = _page(analysis)
+    n_pos = int(data.y.sum())
+    wide = [s.band.radius > WIDE_BAND for s in analysis.scorers.values() if s.band is not None]
+    assert any(wide)
+    assert page.count('class="warn"') == sum(wide)
+    assert f"with only {n_pos:,} positives" in page
+    narrow = example[1]
+    flags = sum(s.band.radius > WIDE_BAND for s in narrow.scorers.values() if s.band is not None)
+    assert _page(narrow).count('class="warn"') == flags
+
+
+def _overlap(fig) -> list[tuple[str, float]]:
+    """For each legend: the share of every drawn curve's vertices inside the legend box."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.lines import Line2D
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    out = []
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        for artist in ax.get_children():
+            if isinstance(artist, Line2D) and artist.get_visible():
+                pts = artist.get_transform().transform(artist.get_xydata())
+            elif isinstance(artist, PolyCollection):
+                pts = np.concatenate([p.vertices for p in artist.get_paths()] or [np.empty((0, 2))])
+                pts = artist.get_transform().transform(pts)
+            else:
+                continue
+            pts = pts[np.all(np.isfinite(pts), axis=1)]
+            if pts.shape[0] == 0:
+                continue
+            inside = ((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1)
+                      & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1))  # fmt: skip
+            out.append((f"{ax.get_title()}: {artist.get_label()}", float(inside.mean())))
+    return out
+
+
+@pytest.mark.parametrize("which", ["example", "rare"])
+def test_legends_do_not_cover_the_curves(which, request):
+    _, analysis = request.getfixturevalue(which)
+    checked = 0
+    for _, _, _, fig in draw_figures(analysis):
+        for what, share in _overlap(fig):
+            assert share <= 0.01, f"{what}: {share:.1%} of it under the legend"
+            checked += 1
+    assert checked >= 10  # every panel's curves were looked at
