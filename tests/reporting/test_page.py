@@ -105,10 +105,9 @@ def test_wide_band_is_flagged_with_the_reason(rare, example):
 
 def _overlap(fig) -> list[tuple[str, float]]:
     """For each legend: the share of every drawn curve's vertices inside the legend box."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
