@@ -144,3 +144,24 @@ def test_legends_do_not_cover_the_curves(which, request):
             assert share <= 0.01, f"{what}: {share:.1%} of it under the legend"
             checked += 1
     assert checked >= 10  # every panel's curves were looked at
+
+
+def test_prg_panel_zooms_to_the_operating_points_at_low_prevalence(rare, example):
+    from prcurve._reporting._html import _zoom_prg
+
+    for _, analysis in (rare, example):
+        for i, sc in enumerate(analysis.scorers.values()):
+            fig = draw_figures(analysis)[1 + i][3]
+            ax = fig.axes[2]
+            x, y = sc.prg.path(from_zero=False)
+            inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+            lo = np.quantile(x[inside], 0.01)
+            crowded = lo > 0.5 or np.quantile(y[inside], 0.01) > 0.5
+            assert ax.get_title().endswith("(zoomed)") == crowded
+            if lo > 0.5:  # most operating points are in view and spread over the panel
+                x0, x1 = ax.get_xlim()
+                start = min(lo, sc.prg.best_f_threshold().recall_gain)  # the best-F₁ marker too
+                assert x0 <= start and x1 >= 1.0 and x1 - x0 < 2 * (1.0 - start)
+            from matplotlib.figure import Figure
+
+            assert _zoom_prg(Figure().subplots(), sc.prg) == crowded

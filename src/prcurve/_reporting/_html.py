@@ -66,6 +66,34 @@ def _finish(fig: Any, axes: Any) -> None:
     fig.tight_layout()
 
 
+def _zoom_prg(ax: Any, prg: Any) -> bool:
+    """Zoom a PRG panel to its operating points when they crowd the top or right edge.
+
+    At low prevalence every recall or precision well above the prevalence has a gain near 1,
+    so the whole curve lies in a thin strip along the edges of the unit square.  Each axis whose
+    operating points (those inside the unit square, 1 % quantile) start above 0.5 is zoomed to
+    them (and to the best-F₁ point); returns whether any axis was.
+    """
+    import numpy as np
+
+    x, y = prg.path(from_zero=False)
+    inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+    if np.count_nonzero(inside) < 2:
+        return False
+    best = prg.best_f_threshold()  # its marker stays in view
+    zoomed = False
+    for values, mark, set_lim in (
+        (x[inside], best.recall_gain, ax.set_xlim),
+        (y[inside], best.precision_gain, ax.set_ylim),
+    ):
+        lo = min(float(np.quantile(values, 0.01)), float(mark))
+        if lo > 0.5:
+            pad = 0.04 * (1.0 - lo)
+            set_lim(lo - pad, 1.0 + pad)
+            zoomed = True
+    return zoomed
+
+
 def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
     """Draw the figures: ``(key, title, caption, matplotlib Figure)`` each (no pyplot)."""
     from matplotlib.figure import Figure as MplFigure
@@ -105,7 +133,8 @@ def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
         PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
-        ax_prg.set_title("Precision–recall–gain")
+        zoomed = _zoom_prg(ax_prg, sc.prg)
+        ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
         _finish(fig, (ax_pr, ax_roc, ax_prg))
         figures.append(
             (
@@ -121,7 +150,9 @@ def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
                     else ""
                 )
                 + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
-                "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point.",
+                "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point"
+                " (zoomed to the operating points when they crowd an edge, as at low "
+                "prevalence).",
                 fig,
             )
         )
