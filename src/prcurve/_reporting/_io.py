@@ -13,10 +13,10 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
@@ -390,8 +390,13 @@ def check_writable(out_dir: str, what: str = "the report") -> None:
         raise OutputError(f"cannot write {what} to {out_dir}: permission denied")
 
 
+#: A file's content for :func:`write_tree`: text, bytes, or a function writing to a binary file
+#: (so that large files stream to disk instead of being built in memory first).
+Content = str | bytes | Callable[[BinaryIO], object]
+
+
 def write_tree(
-    out_dir: str, files: Mapping[str, str | bytes], *, what: str = "the report"
+    out_dir: str, files: Mapping[str, Content], *, what: str = "the report"
 ) -> dict[str, str]:
     """Write ``files`` (relative path → content) into ``out_dir`` atomically.
 
@@ -409,7 +414,10 @@ def write_tree(
         for rel, content in files.items():
             path = os.path.join(staging, rel)
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            if isinstance(content, bytes):
+            if callable(content):
+                with open(path, "wb") as fb:
+                    content(fb)
+            elif isinstance(content, bytes):
                 with open(path, "wb") as fb:
                     fb.write(content)
             else:

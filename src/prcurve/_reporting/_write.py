@@ -10,13 +10,14 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from .. import __version__
 from ._analysis import Analysis, Progress, _Stage
-from ._io import curve_csv, write_tree
+from ._io import Content, curve_csv, write_tree
 
 __all__ = ["curve_files", "summary", "write_report"]
 
@@ -133,33 +134,44 @@ def summary(analysis: Analysis) -> dict[str, Any]:
 # --- curves as CSV ---------------------------------------------------------------------------
 
 
-def _csv_bytes(columns: dict[str, Any]) -> bytes:
-    """:func:`._io.curve_csv` as bytes, straight from pyarrow's writer when it is installed.
+def _csv_writer(columns: dict[str, Any]) -> Callable[[BinaryIO], None]:
+    """A function writing :func:`._io.curve_csv`'s text to a binary file.
 
-    Millions of rows make hundreds of megabytes of text: skipping the decode to ``str`` and the
-    encode back when writing saves a copy and about a second per scorer at 10⁶ rows.
+    With pyarrow, its C++ writer streams the rows to the file: millions of rows never exist as
+    one string in memory (hundreds of megabytes at 10⁶ rows).  Without pyarrow the text is
+    built by :func:`._io.curve_csv` and written.
     """
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-    except ImportError:
-        return curve_csv(columns).encode("ascii")
-    arrays = [np.asarray(v) for v in columns.values()]
-    table = pa.table({f"c{i}": v.astype(np.int64) if v.dtype == bool else v
-                      for i, v in enumerate(arrays)})  # fmt: skip
+
+    def write(f: BinaryIO) -> None:
+        try:
+            import pyarrow as pa
+            import pyarrow.csv as pacsv
+        except ImportError:
+            f.write(curve_csv(columns).encode("ascii"))
+            return
+        table = pa.table({f"c{i}": (v.astype(np.int64) if v.dtype == bool else v)
+                          for i, v in enumerate(map(np.asarray, columns.values()))})  # fmt: skip
+        f.write((",".join(columns) + "\n").encode("ascii"))
+        f.flush()
+        pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
+
+    return write
+
+
+def _csv_bytes(columns: dict[str, Any]) -> bytes:
+    """What :func:`_csv_writer` writes, as bytes."""
     buf = io.BytesIO()
-    buf.write((",".join(columns) + "\n").encode("ascii"))
-    pacsv.write_csv(table, buf, pacsv.WriteOptions(include_header=False))
+    _csv_writer(columns)(buf)
     return buf.getvalue()
 
 
-def curve_files(analysis: Analysis) -> dict[str, bytes]:
-    """File name (under ``curves/``) → CSV bytes (ASCII), for every scorer."""
-    files: dict[str, bytes] = {}
+def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
+    """File name (under ``curves/``) → a function writing its CSV (ASCII), for every scorer."""
+    files: dict[str, Callable[[BinaryIO], None]] = {}
     for name, sc in analysis.scorers.items():
         stem = _file_stem(name)
         pr, roc, prg = sc.pr, sc.roc, sc.prg
-        files[f"{stem}.csv"] = _csv_bytes(
+        files[f"{stem}.csv"] = _csv_writer(
             {
                 "threshold": pr.thresholds,
                 "tp": pr.tp,
@@ -172,7 +184,7 @@ def curve_files(analysis: Analysis) -> dict[str, bytes]:
             }
         )
         a = sc.achievable
-        files[f"{stem}_achievable.csv"] = _csv_bytes(
+        files[f"{stem}_achievable.csv"] = _csv_writer(
             {
                 "threshold": a.thresholds,
                 "tp": a.tp,
@@ -183,7 +195,7 @@ def curve_files(analysis: Analysis) -> dict[str, bytes]:
         )
         if sc.band is not None:
             band = sc.band
-            files[f"{stem}_band.csv"] = _csv_bytes(
+            files[f"{stem}_band.csv"] = _csv_writer(
                 {
                     "recall": band.recall,
                     "estimate": band.estimate,
@@ -216,9 +228,9 @@ def write_report(
     with _Stage(progress, "figures", timings, "figures"):
         figures = render_figures(analysis)
     data = summary(analysis)
-    curves = {f"curves/{name}": text for name, text in curve_files(analysis).items()}
+    curves = {f"curves/{name}": writer for name, writer in curve_files(analysis).items()}
     data["files"] = ["report.html", "summary.json", *curves]
-    files: dict[str, str | bytes] = {
+    files: dict[str, Content] = {
         "report.html": render_html(analysis, data, figures),
         "summary.json": json.dumps(data, indent=2, allow_nan=False),
         **curves,
