@@ -290,7 +290,7 @@ def _inference_tasks(data: LabelledScores, settings: Settings, seeds: Any) -> li
 
 
 def _run_tasks(
-    tasks: list[Task], jobs: int, n: int, progress: Any
+    tasks: list[Task], jobs: int, progress: Any
 ) -> dict[tuple[str, str], tuple[Any, list[str], float]]:
     """Run the steps, in ``jobs`` processes when the work is large enough to pay for them."""
     results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
@@ -349,7 +349,7 @@ def analyse(
             }
     tasks = _inference_tasks(data, settings, seeds)
     plans = {key: p for key, _, _, _, p in tasks}
-    results = _run_tasks(tasks, settings.jobs, data.n, progress)
+    results = _run_tasks(tasks, settings.jobs, progress)
 
     scorers: dict[str, ScorerAnalysis] = {}
     for name in names:

@@ -391,7 +391,9 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             "bootstrap resamples",
             f"{st['n_resamples']:,}"
             + (
-                " (auto: fewer for large data; set --n-resamples)" if st["n_resamples_auto"] else ""
+                " at most (auto: sized per step, see below; set --n-resamples)"
+                if st["n_resamples_auto"]
+                else ""
             ),
         ],
         ["random seed", esc(str(st["seed"]))],
