@@ -165,3 +165,28 @@ def test_prg_panel_zooms_to_the_operating_points_at_low_prevalence(rare, example
             from matplotlib.figure import Figure
 
             assert _zoom_prg(Figure().subplots(), sc.prg) == crowded
+
+
+def test_figures_quote_the_analysis_areas_without_recomputing_them(example, monkeypatch):
+    import prcurve._core._empirical as empirical
+    from prcurve._reporting._html import _known_areas
+
+    _, analysis = example
+    sc = next(iter(analysis.scorers.values()))
+    for method, value in sc.auc_pr.items():  # answers from the analysis, else computes
+        assert _known_areas(sc.pr, sc.auc_pr).auc(method) == value
+        assert _known_areas(sc.pr, {}).auc(method) == sc.pr.auc(method)
+    sizes = []
+    real = empirical.area_from_counts
+    monkeypatch.setattr(empirical, "area_from_counts",
+                        lambda tp, *a, **k: sizes.append(len(tp)) or real(tp, *a, **k))  # fmt: skip
+    texts = []
+    for _, _, _, fig in draw_figures(analysis):
+        for ax in fig.axes:
+            legend = ax.get_legend()
+            texts += [t.get_text() for t in legend.get_texts()] if legend else []
+    full = {len(s.pr.tp) for s in analysis.scorers.values()}
+    assert not full & set(sizes), "a scorer's full-curve area was computed again for a legend"
+    for name, s in analysis.scorers.items():
+        assert f"{name} (AP = {s.auc_pr['average_precision']:.3f})" in texts
+        assert f"{name} (AUC-PR (DG) = {s.auc_pr['davis_goadrich']:.3f})" in texts
