@@ -190,3 +190,32 @@ def test_figures_quote_the_analysis_areas_without_recomputing_them(example, monk
     for name, s in analysis.scorers.items():
         assert f"{name} (AP = {s.auc_pr['average_precision']:.3f})" in texts
         assert f"{name} (AUC-PR (DG) = {s.auc_pr['davis_goadrich']:.3f})" in texts
+
+
+def test_thinned_roc_draws_the_same_curve_with_the_full_area():
+    import io
+
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    from prcurve import roc_curve
+    from prcurve._reporting._html import _thin_roc
+    from prcurve.plot import ROCCurveDisplay
+
+    rng = np.random.default_rng(5)
+    n = 300_000
+    y = rng.random(n) < 0.3
+    roc = roc_curve(y, rng.normal(size=n) + 0.7 * y)
+    thin = _thin_roc(roc)
+    assert thin.fpr.shape[0] < roc.fpr.shape[0] / 4
+    assert thin.auc() == roc.auc()
+
+    def pixels(curve):
+        fig = Figure(figsize=(5, 5))
+        ROCCurveDisplay(curve, name="s").plot(fig.subplots())
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+        return np.asarray(Image.open(buf).convert("L"), dtype=float)
+
+    diff = np.abs(pixels(roc) - pixels(thin))
+    assert np.mean(diff) < 0.5 and np.mean(diff > 64) < 1e-3

@@ -12,7 +12,7 @@ import html
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .._core._empirical import PRCurve
+from .._core._empirical import PRCurve, ROCCurve
 from ._analysis import Analysis
 from ._io import figure_png
 from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
@@ -55,6 +55,32 @@ class _KnownAreas(PRCurve):
 
 def _known_areas(curve: PRCurve, areas: dict[str, float]) -> PRCurve:
     return _KnownAreas(**{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas)
+
+
+@dataclass(frozen=True)
+class _ThinROC(ROCCurve):
+    """The operating points of a ROC curve that a figure can show, with the full curve's AUC.
+
+    A ROC curve is drawn as straight segments, so keeping each pixel column's first, last,
+    lowest and highest point (:func:`prcurve.plot._thin.thin_indices`) draws the same image;
+    handing the display the thinned curve spares matplotlib millions of points.
+    """
+
+    full_auc: float = 0.0
+
+    def auc(self) -> float:
+        return self.full_auc
+
+
+def _thin_roc(roc: ROCCurve) -> ROCCurve:
+    from ..plot._thin import thin_indices
+
+    keep = thin_indices(roc.fpr, roc.tpr, 0.0, 1.0)
+    if keep.shape[0] == roc.fpr.shape[0]:
+        return roc
+    arrays = {f.name: getattr(roc, f.name) for f in fields(ROCCurve)}
+    arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
+    return _ThinROC(**arrays, full_auc=roc.auc())
 
 
 def render_figures(analysis: Analysis) -> list[Figure]:
@@ -122,13 +148,14 @@ def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
     from ..plot._style import color_cycle
 
     figures: list[tuple[str, str, str, Any]] = []
+    rocs = {name: _thin_roc(sc.roc) for name, sc in analysis.scorers.items()}
     fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
     PRCurvesDisplay({n: _known_areas(s.pr, s.auc_pr) for n, s in analysis.scorers.items()}).plot(
         ax_pr, auc_method="average_precision", lower_bound=True
     )
-    for i, (name, sc) in enumerate(analysis.scorers.items()):
-        ROCCurveDisplay(sc.roc, name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
+    for i, name in enumerate(analysis.scorers):
+        ROCCurveDisplay(rocs[name], name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
     _finish(fig, (ax_pr, ax_roc))
@@ -150,7 +177,7 @@ def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
         PRCurveDisplay(pr, name=name, achievable=sc.achievable, band=sc.band).plot(
             ax_pr, color=color
         )
-        ROCCurveDisplay(sc.roc, name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
+        ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
         PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
