@@ -160,8 +160,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         )
         parts.append(
             '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
-            "percentile bootstrap (stratified: positives and negatives resampled separately, "
-            f"{_resamples(s['auc_pr_ci'])}) is computed for average precision.</p>"
+            "percentile bootstrap (instances resampled with replacement, so the prevalence "
+            f"varies; {_resamples(s['auc_pr_ci'])}) is computed for average precision.</p>"
         )
         band = s.get("confidence_band")
         if band is not None:
@@ -237,7 +237,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             )
         )
         parts.append(
-            '<p class="note">Paired stratified bootstrap: each resample draws the same '
+            '<p class="note">Paired bootstrap: each resample draws the same '
             'instances for both scorers. "Bands separate": the two naive-bootstrap '
             "bands are disjoint at some recall. A p-value written &lt; x is at the smallest "
             "value the number of resamples can give.</p>"
@@ -265,6 +265,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ],
         ["random seed", esc(str(st["seed"]))],
     ]
+    if st.get("weight_column") is not None:  # --weight: what uses the weights is in the notes
+        rows.insert(4, ["sample weights", f"<code>{esc(st['weight_column'])}</code>"])
     parts.append(_table(["setting", "value"], rows, "text"))
     if analysis.inference:
         parts.append("<h3>Resampling used by each step</h3>")

@@ -130,17 +130,18 @@ def subsample(y: np.ndarray, rows: int, seed: np.random.SeedSequence) -> np.ndar
 # --- from the subsample back to the data -------------------------------------------------------
 
 
-def _centre(curve: PRCurve, grid: np.ndarray) -> np.ndarray:
+def _centre(curve: PRCurve, grid: np.ndarray, ties: str) -> np.ndarray:
     """The functional estimator PR̂ of all rows on a recall grid (the band's centre)."""
     tp, fp = curve.tp.astype(np.float64), curve.fp.astype(np.float64)
-    return functional_precision(tp[None, :], fp[None, :], np.array([curve.n_pos]), grid)[0]
+    n_pos = np.array([curve.n_pos])
+    return functional_precision(tp[None, :], fp[None, :], n_pos, grid, ties=ties)[0]
 
 
 def rescale_band(band: PRConfidenceBand, curve: PRCurve, p: Plan) -> PRConfidenceBand:
     """A band computed on a subsample, recentred on all rows with radius × √(m/n)."""
     if not p.subsampled:
         return band
-    centre = _centre(curve, band.recall)
+    centre = _centre(curve, band.recall, band.ties)
     radius = float(band.radius * p.scale)
     return replace(
         band,
