@@ -47,8 +47,9 @@ def breakdown(path: str, n_resamples: str, out: str) -> list[tuple[str, float]]:
     rows.append(("read CSV", time.perf_counter() - t0))
     b = auto_resamples(data.n) if n_resamples == "auto" else int(n_resamples)
     settings = Settings(
-        data.source, "y", ("model_a", "model_b"), data.positive_label, n_resamples=b
-    )
+        data.source, "y", ("model_a", "model_b"), data.positive_label, n_resamples=b,
+        n_resamples_auto=n_resamples == "auto",
+    )  # fmt: skip
     t0 = time.perf_counter()
     analysis = analyse(data, settings)
     total = time.perf_counter() - t0

@@ -26,7 +26,8 @@ ALLOWED: dict[str, set[str]] = {
     "cases": {"_core", "_population"},
     "plot": STATISTICS,
     "_reporting": STATISTICS | {"plot", "cases", "__init__"},
-    "__init__": STATISTICS | {"cases"},
+    "_api": STATISTICS | {"cases"},
+    "__init__": {"_api", "cases"},
     "cli": STATISTICS | {"_reporting", "cases", "__init__"},
     "__main__": {"cli"},
 }

@@ -1,3 +1,4 @@
+# ruff: noqa: F405
 """prcurve: precision-recall analysis that is correct, complete and fast.
 
 Empirical PR and ROC curves with exact tie handling and weights, Davis–Goadrich interpolation and
@@ -5,74 +6,7 @@ the achievable PR curve, every common AUC-PR estimator, population PR curves, bi
 confidence bands and precision-recall-gain curves.
 """
 
-from . import cases
-from ._core._counts import BinaryCounts, binary_counts
-from ._core._empirical import (
-    PRCurve,
-    ROCCurve,
-    ThresholdsDroppedWarning,
-    achievable_pr_curve,
-    auc_pr,
-    dominates,
-    evaluate_thresholds,
-    pr_curve,
-    roc_curve,
-)
-from ._core._interpolation import InterpolatedPoints, dg_interpolate
-from ._core._operating import OperatingPoint, TargetNotMetWarning
-from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
-from ._core._spaces import pr_to_roc, roc_to_pr
-from ._inference import (
-    AUCPRInterval,
-    ComparisonResult,
-    CoverageResult,
-    DegenerateBootstrapWarning,
-    LowEffectiveSampleSizeWarning,
-    PointwiseCI,
-    PRConfidenceBand,
-    auc_pr_ci,
-    auc_pr_interval,
-    compare,
-    coverage_study,
-    operating_point,
-    pr_confidence_band,
-    pr_pointwise_ci,
-)
-from ._parametric._binormal import (
-    BidistributionFit,
-    GoodnessOfFit,
-    fit_bidistribution,
-    fit_binormal,
-)
-from ._parametric._brodersen import (
-    BrodersenFig1Result,
-    BrodersenFig2Result,
-    simulate_brodersen_fig1,
-    simulate_brodersen_fig2,
-)
-from ._parametric._families import DistributionFitError
-from ._population._asymptotic import NormalApproximation, asymptotic_variance, normal_approximation
-from ._population._curves import PopulationCurves, population_curves
-from ._population._model import (
-    CurveEndpoints,
-    CurveShape,
-    PopulationModel,
-    PopulationOperatingPoints,
-)
-from ._population._simulation import PRSimulation, batch_precision_at, simulate_pr_estimator
-from ._prg._curve import FBetaOptimum, PRGCurve, prg_curve
-from ._prg._gain import (
-    IsoFLine,
-    PRGPoints,
-    expected_f_gain,
-    f_gain,
-    gains_from_counts,
-    iso_f_gain_line,
-    pr_to_prg,
-    precision_gain,
-    recall_gain,
-    roc_to_prg,
-)
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
@@ -147,3 +81,27 @@ __all__ = [
     "simulate_brodersen_fig2",
     "simulate_pr_estimator",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the public names on first use (PEP 562): ``import prcurve`` stays cheap."""
+    if name == "cases" or name in __all__:
+        from importlib import import_module
+
+        value = (
+            import_module(f"{__name__}.cases")
+            if name == "cases"
+            else getattr(import_module(f"{__name__}._api"), name)
+        )
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'prcurve' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | {"cases"})
+
+
+if TYPE_CHECKING:
+    from . import cases as cases
+    from ._api import *  # noqa: F403

@@ -17,6 +17,10 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
+#: ``sorted(prcurve.cases.CASES)``, written out so that building the parser (``--help``) does
+#: not import SciPy; a test keeps the two equal.
+CASE_NAMES = ("A", "A_star", "B", "C", "D", "E", "F")
+
 DESCRIPTION = """\
 Precision-recall analysis from the command line.
 
@@ -263,8 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_resamples,
         default="auto",
         metavar="N",
-        help="bootstrap resamples for intervals, bands and comparisons (default: auto = 1000, "
-        "fewer above 100,000 rows so that rows x resamples <= 1e8, at least 100)",
+        help="bootstrap resamples for intervals, bands and comparisons (default: auto = up to "
+        "1000 each, sized per step; on large data each step resamples a stratified subsample "
+        "with 200 and rescales its widths; the report says what each step used)",
     )
     rep.add_argument(
         "--level",
@@ -315,8 +320,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
 
-    from .cases import CASES
-
     pop = sub.add_parser(
         "population",
         help="population ROC and PR curves of the papers' score models",
@@ -326,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     pop.add_argument(
         "--case",
         action="append",
-        choices=sorted(CASES),
+        choices=CASE_NAMES,
         required=True,
         help="score model (repeat to overlay several)",
     )
@@ -351,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=SIMULATE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sim.add_argument("--case", choices=sorted(CASES), required=True, help="score model")
+    sim.add_argument("--case", choices=CASE_NAMES, required=True, help="score model")
     sim.add_argument(
         "--prevalence",
         type=_prevalence,
@@ -451,10 +454,8 @@ def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
 def _run_report(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
 ) -> int:
-    from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
     from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
     from ._reporting._progress import ProgressBar
-    from ._reporting._write import write_report
 
     if args.file is None:
         label = args.label or BUILTIN_EXAMPLE.label
@@ -477,6 +478,10 @@ def _run_report(
         encoding=args.encoding,
     )
     progress(1, 1)
+    # imported only now, so that a bad input fails without waiting for SciPy
+    from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
+    from ._reporting._write import write_report
+
     settings = Settings(
         source=data.source,
         label=label,
@@ -517,13 +522,13 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | BinaryIO | None =
 
 
 def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
-    from ._reporting._io import InputError, OutputError
-
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return int(exc.code or 0)
+    from ._reporting._io import InputError, OutputError
+
     try:
         if args.command == "report":
             return _run_report(args, parser, stdin or sys.stdin)

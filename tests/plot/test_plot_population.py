@@ -102,7 +102,7 @@ def test_simulation_display():
     # x = 1: no normal approximation
     colors_1 = {ln.get_color() for ln in disp.axes_[1, 2].get_lines()}
     assert "#CC79A7" not in colors_1
-    assert disp.axes_[0, 0].get_title() == "x = 0.2"
+    assert disp.axes_[0, 0].get_title() == "recall x = 0.2"
 
 
 def test_simulation_display_errors():
@@ -138,3 +138,28 @@ def test_mixed_model_draws_stems_and_a_curve():
     assert disp.axes_[0].get_ylabel() == "density / probability"
     kinds = [type(a).__name__ for a in disp.artists_["density"]]
     assert kinds == ["LineCollection", "PathCollection", "Line2D"]
+
+
+def test_simulation_panels_have_readable_labels_and_one_legend_clear_of_them():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    sims = [simulate_pr_estimator(cases.A(1 / 11), n, [0.2, 0.5, 0.8], n_replicates=100, rng=0)
+            for n in (100, 400)]  # fmt: skip
+    fig = Figure(figsize=(6, 4.6))
+    axes = fig.subplots(2, 3, squeeze=False)
+    PRSimulationDisplay(sims).plot(axes)
+    fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1))
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    for ax in axes.flat:
+        labels = [t for t in ax.get_xticklabels() if t.get_text()]
+        assert len(labels) <= 3 and all(t.get_fontsize() >= 8 for t in labels)
+    assert all(ax.get_xlabel() for ax in axes[-1])
+    (legend,) = fig.legends
+    texts = {t.get_text() for t in legend.get_texts()}
+    assert {"replicates (histogram)", "normal approximation", "population precision"} <= texts
+    box = legend.get_window_extent(renderer)
+    for ax in axes.flat:  # the legend covers no panel, tick label or axis label
+        assert not box.overlaps(ax.get_tightbbox(renderer))

@@ -16,7 +16,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 
 import prcurve._reporting._html
 from prcurve import auc_pr, pr_curve, roc_curve
-from prcurve._reporting._analysis import Settings, analyse, auto_resamples
+from prcurve._reporting._analysis import Settings, analyse
 from prcurve._reporting._io import (
     BUILTIN_EXAMPLE,
     OutputError,
@@ -148,7 +148,9 @@ def test_summary_json_is_the_source_of_the_page(written):
         boot = s["auc_pr_ci"]["average_precision"]["bootstrap_percentile"]
         assert f"[{boot['low']:.4f}, {boot['high']:.4f}]" in page
     for c in data["comparisons"]:
-        assert f"{c['p_value']:.4f}" in page
+        floor = 1 / (c["n_resamples"] + 1)
+        shown = "&lt; 0.005" if c["p_value"] == floor else f"{c['p_value']:.2f}"
+        assert c["n_resamples"] == N_RESAMPLES and shown in page
 
 
 def test_page_is_self_contained(written):
@@ -175,16 +177,9 @@ def test_parallel_inference_gives_the_same_numbers(example, monkeypatch):
     import prcurve._reporting._analysis
 
     data, analysis = example
-    monkeypatch.setattr(prcurve._reporting._analysis, "PARALLEL_MIN_WORK", 0)
+    monkeypatch.setattr(prcurve._reporting._analysis, "PARALLEL_MIN_SECONDS", 0)
     parallel = analyse(data, Settings(**{**analysis.settings.__dict__, "jobs": 2}))
     assert summary(parallel) == summary(analysis)
-
-
-@pytest.mark.parametrize(
-    ("n", "expected"), [(10, 1000), (1677, 1000), (100_000, 1000), (200_000, 500), (10**6, 100)]
-)
-def test_auto_resamples(n, expected):
-    assert auto_resamples(n) == expected
 
 
 def test_failure_while_rendering_leaves_the_old_report_untouched(example, tmp_path, monkeypatch):
@@ -336,3 +331,30 @@ def test_population_output_directory_that_cannot_be_written(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"prcurve: error: cannot write the population report to {tmp_path}")
     assert err.count("\n") == 1
+
+
+def test_curve_file_bytes_are_the_curve_csv_text(monkeypatch):
+    """The report's bytes writer gives exactly :func:`curve_csv`'s text, with or without pyarrow."""
+    import builtins
+
+    from prcurve._reporting._io import curve_csv
+    from prcurve._reporting._write import _csv_bytes
+
+    rng = np.random.default_rng(4)
+    cols = {
+        "threshold": rng.standard_normal(500) * 1e-300,
+        "tp": np.arange(500),
+        "flag": rng.random(500) < 0.5,
+        "precision": rng.random(500),
+    }
+    text = curve_csv(cols)
+    assert _csv_bytes(cols).decode("ascii") == text
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    assert _csv_bytes(cols).decode("ascii") == text

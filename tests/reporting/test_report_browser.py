@@ -86,6 +86,9 @@ def test_report_loads_in_chromium_with_every_figure(report, tmp_path):
     assert dom.returncode == 0, dom.stderr.decode(errors="replace")[-2000:]
     html = dom.stdout.decode()
     assert "<h1>Precision–recall report</h1>" in html
+    # the reader's entry points: the ranking first, the explanations linked from it
+    assert html.index("Which scorer is best?") < html.index("<h2>Summary</h2>")
+    assert 'id="how-to-read"' in html and "Best by average precision" in html
     srcs = re.findall(r'<img src="([^"]+)"', html)
     assert len(srcs) == n_figures
     for src in srcs:
@@ -113,6 +116,9 @@ def test_report_loads_in_chromium_with_every_figure(report, tmp_path):
     shot = tmp_path / "shot.png"
     res = _run([f"--screenshot={shot}", "--window-size=1280,4000", report.as_uri()], tmp_path)
     assert res.returncode == 0 and shot.exists()
+    keep = os.environ.get("PRCURVE_SCREENSHOT")  # where to keep it for a person to look at
+    if keep:
+        shutil.copyfile(shot, keep)
     pixels = mpimg.imread(shot)
     assert pixels.shape[:2] == (4000, 1280)
     rgb = pixels[..., :3]

@@ -40,8 +40,19 @@ from ._operating import (
     OperatingAnalysis,
     analyse_operating,
 )
+from ._sizing import (
+    MAX_RESAMPLES,
+    MIN_RESAMPLES,
+    WORK,
+    Plan,
+    plan,
+    rescale_band,
+    rescale_comparison,
+    rescale_interval,
+    subsample,
+)
 
-__all__ = ["Analysis", "ScorerAnalysis", "Settings", "analyse"]
+__all__ = ["Analysis", "InferenceStep", "ScorerAnalysis", "Settings", "analyse"]
 
 Progress = Callable[[int, int], None]
 
@@ -49,17 +60,15 @@ Progress = Callable[[int, int], None]
 CLOSED_FORM_INTERVALS = ("binomial", "logit")
 #: The estimator that also gets a bootstrap interval (the bootstrap of the others is costlier).
 BOOTSTRAP_METHOD = "average_precision"
-#: ``--n-resamples auto``: 1000 replicates up to this many rows, fewer above (see below).
-AUTO_RESAMPLES_WORK = 10**8
 
 
 def auto_resamples(n: int) -> int:
-    """Bootstrap replicates for ``n`` rows: 1000, cut so that ``n * B <= 1e8``, at least 100.
+    """The most replicates any step gets with ``--n-resamples auto`` on ``n`` rows.
 
-    Every replicate costs time proportional to ``n``; this keeps a report on 10⁶ rows to
-    about a minute.  Pass ``--n-resamples`` to choose.
+    Each step is sized separately (:func:`._sizing.plan`: a work budget per step, a stratified
+    subsample on large data); :attr:`Analysis.inference` records what each step used.
     """
-    return int(min(1000, max(100, AUTO_RESAMPLES_WORK // max(n, 1) // 10 * 10)))
+    return max(plan(task, n, max(n // 2, 1)).n_resamples for task in WORK)
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,20 @@ class ScorerAnalysis:
 
 
 @dataclass(frozen=True)
+class InferenceStep:
+    """One resampling step of the report: what it resampled and how long it took.
+
+    ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")`` or ``(a, b)`` for the
+    comparison of scorers a and b.
+    """
+
+    key: tuple[str, str]
+    label: str
+    plan: Plan
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Analysis:
     """The whole report's results."""
 
@@ -113,6 +136,7 @@ class Analysis:
     comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    inference: list[InferenceStep] = field(default_factory=list)
 
 
 def _announce(progress: Any, label: str) -> None:
@@ -241,8 +265,9 @@ def _compare_task(
     return res, notes
 
 
-#: Below this many resampled rows (n × replicates) the inference runs in this process.
-PARALLEL_MIN_WORK = 2 * 10**7
+#: Below this many expected seconds of resampling (one core) the steps run in this process:
+#: starting worker processes and shipping them the data costs a few tenths of a second.
+PARALLEL_MIN_SECONDS = 1.0
 
 
 def available_cpus() -> int:
@@ -332,6 +357,95 @@ def _weights_note(column: str, comparisons: bool) -> str:
     )
 
 
+Task = tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...], Plan]
+Problem = tuple[np.ndarray, np.ndarray, "np.ndarray | None"]
+
+
+def _take(idx: np.ndarray | None, *arrays: Any) -> tuple[Any, ...]:
+    """The rows ``idx`` of each array (None stays None; ``idx`` None: every row)."""
+    if idx is None:
+        return arrays
+    return tuple(None if a is None else a[idx] for a in arrays)
+
+
+def _operating_resamples(settings: Settings, n: int) -> int:
+    """Replicates of the operating-point bootstrap, which resamples all ``n`` rows.
+
+    ``--n-resamples N`` gives N; ``auto`` keeps rows × resamples near 10⁸, between
+    :data:`._sizing.MIN_RESAMPLES` and :data:`._sizing.MAX_RESAMPLES`.
+    """
+    if not settings.n_resamples_auto:
+        return settings.n_resamples
+    return int(min(MAX_RESAMPLES, max(MIN_RESAMPLES, 10**8 // max(n, 1))))
+
+
+def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: Any) -> list[Task]:
+    """The resampling steps, sized by :func:`._sizing.plan`, the costliest first.
+
+    A step planned on a subsample gets the subsample's rows (drawn with its own seed), so the
+    work it ships to a worker process is small too.
+    """
+    level = settings.level
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    names = list(problems)
+
+    def sized(task: str, y: np.ndarray) -> tuple[Plan, Any, np.ndarray | None]:
+        p, seed = plan(task, y.shape[0], int(np.count_nonzero(y)), b_user), next(seeds)
+        idx = subsample(y, p.rows, seed.spawn(1)[0]) if p.subsampled else None
+        return p, seed, idx
+
+    tasks: list[Task] = []
+    for a, other in combinations(names, 2):
+        (y, sa, w), sb = problems[a], problems[other][1]
+        p, seed, idx = sized("compare", y)
+        y, sa, sb, w = _take(idx, y, sa, sb, w)
+        what = f"comparison of {a} and {other}"
+        args: tuple[Any, ...] = (y, sa, sb, w, level, p.n_resamples, seed, what)
+        tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args, p))
+    for name in names:
+        for key, label, fn in (
+            ("band", "confidence band", _band_task),
+            ("auc_pr_bootstrap", "bootstrap", _bootstrap_task),
+        ):
+            y, s, w = problems[name]
+            p, seed, idx = sized(key, y)
+            y, s, w = _take(idx, y, s, w)
+            tasks.append(
+                ((name, key), f"{name}: {label}", fn, (y, s, w, level, p.n_resamples, seed), p)
+            )
+    tasks.sort(key=lambda t: -t[4].seconds)
+    return tasks
+
+
+def _run_tasks(
+    tasks: list[Task], jobs: int, progress: Any
+) -> dict[tuple[str, str], tuple[Any, list[str], float]]:
+    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them."""
+    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
+    jobs = min(jobs, len(tasks))
+    if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
+        from concurrent.futures import as_completed
+
+        _announce(progress, f"bootstrap ({jobs} processes)")
+        with _executor(jobs) as pool:
+            try:
+                futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args, _ in tasks}
+                for done, fut in enumerate(as_completed(futures), start=1):
+                    results[futures[fut]] = fut.result()
+                    if progress is not None:
+                        progress(done, len(tasks))
+            except KeyboardInterrupt:
+                _stop_workers(pool)
+                raise
+    else:
+        for key, label, fn, args, _ in tasks:
+            _announce(progress, label)
+            results[key] = _timed(fn, *args, progress=progress)
+            if progress is not None:
+                progress(1, 1)
+    return results
+
+
 def analyse(
     data: LabelledScores, settings: Settings, *, progress: Progress | None = None
 ) -> Analysis:
@@ -343,7 +457,7 @@ def analyse(
     same whether they run one after the other or, for large data, in ``settings.jobs``
     processes.
     """
-    level, b = settings.level, settings.n_resamples
+    level = settings.level
     names = list(data.scores)
     pairs = list(combinations(names, 2))
     seeds = iter(np.random.SeedSequence(settings.seed).spawn(2 * len(names) + len(pairs)))
@@ -366,41 +480,9 @@ def analyse(
                 "auc_pr": {method: pr.auc(method) for method in AUC_PR_METHODS},
                 "timings": timings,
             }
-    # (key, label, task, arguments), the costliest first for a balanced parallel run
-    tasks: list[tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...]]] = []
-    args: tuple[Any, ...]
-    for a, other in pairs:
-        what = f"comparison of {a} and {other}"
-        (y_k, sa, w_k), sb = problems[a], problems[other][1]
-        args = (y_k, sa, sb, w_k, level, b, next(seeds), what)
-        tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args))
-    for name in names:
-        args = (*problems[name], level, b, next(seeds))
-        tasks.append(((name, "band"), f"{name}: confidence band", _band_task, args))
-        args = (*problems[name], level, b, next(seeds))
-        tasks.append(((name, "auc_pr_bootstrap"), f"{name}: bootstrap", _bootstrap_task, args))
-    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
-    jobs = min(settings.jobs, len(tasks))
-    if jobs > 1 and data.n * b >= PARALLEL_MIN_WORK:
-        from concurrent.futures import as_completed
-
-        _announce(progress, f"bootstrap ({jobs} processes)")
-        with _executor(jobs) as pool:
-            try:
-                futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args in tasks}
-                for done, fut in enumerate(as_completed(futures), start=1):
-                    results[futures[fut]] = fut.result()
-                    if progress is not None:
-                        progress(done, len(tasks))
-            except KeyboardInterrupt:
-                _stop_workers(pool)
-                raise
-    else:
-        for key, label, fn, args in tasks:
-            _announce(progress, label)
-            results[key] = _timed(fn, *args, progress=progress)
-            if progress is not None:
-                progress(1, 1)
+    tasks = _inference_tasks(problems, settings, seeds)
+    plans = {key: p for key, _, _, _, p in tasks}
+    results = _run_tasks(tasks, settings.jobs, progress)
 
     scorers: dict[str, ScorerAnalysis] = {}
     for name in names:
@@ -411,7 +493,13 @@ def analyse(
         timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
         band, n3, timings["band"] = results[(name, "band")]
-        notes = n1 + n2 + n3 + _start_share_note(c["pr"], c["auc_pr"])
+        pr = c["pr"]
+        if boot is not None:
+            p = plans[(name, "auc_pr_bootstrap")]
+            boot = rescale_interval(boot, c["auc_pr"][BOOTSTRAP_METHOD], pr.n_pos, p)
+        if band is not None:
+            band = rescale_band(band, pr, plans[(name, "band")])
+        notes = n1 + n2 + n3 + _start_share_note(pr, c["auc_pr"])
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
         with _Stage(progress, f"{name}: operating points", timings, "operating_points"):
@@ -419,7 +507,8 @@ def analyse(
             operating = analyse_operating(
                 y_k, score_k, c["pr"], sample_weight=w_k, min_precision=settings.min_precision,
                 min_recall=settings.min_recall, prevalence=settings.prevalence, level=level,
-                n_resamples=b, seed=settings.seed, index=names.index(name), progress=progress,
+                n_resamples=_operating_resamples(settings, y_k.shape[0]), seed=settings.seed,
+                index=names.index(name), progress=progress,
             )  # fmt: skip
         scorers[name] = ScorerAnalysis(
             name=name,
@@ -443,11 +532,16 @@ def analyse(
         res, notes, compare_timings[f"{a} vs {other}"] = results[(a, other)]
         common_notes += notes
         if res is not None:
+            p = plans[(a, other)]
+            res = rescale_comparison(res, curves[a]["pr"], curves[other]["pr"], p)
             comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
+    steps = [
+        InferenceStep(key, label, plans[key], results[key][2]) for key, label, _, _, _ in tasks
+    ]
     if data.weight is not None:
         common_notes.insert(0, _weights_note(data.weight_column or "?", bool(pairs)))
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
-        compare_timings,
+        compare_timings, steps,
     )  # fmt: skip

@@ -1,4 +1,4 @@
-"""Figures and the self-contained HTML page of ``prcurve report``.
+"""The self-contained HTML page of ``prcurve report`` (its figures are drawn in ``_figures``).
 
 Every figure is a PNG embedded as a ``data:`` URI, so ``report.html`` is one file that opens
 anywhere, offline.  Every number shown comes from the ``summary.json`` dictionary, so the page
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import base64
 import html
-from dataclasses import dataclass
 from typing import Any
 
 from ._analysis import Analysis
-from ._io import figure_png
+from ._figures import Figure, draw_figures, render_figures
 from ._operating import deployment_html, operating_html
+from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
 
-__all__ = ["Figure", "render_figures", "render_html"]
+__all__ = ["Figure", "draw_figures", "render_figures", "render_html"]
 
 METHOD_NAMES = {
     "average_precision": "Average precision (step)",
@@ -25,78 +25,6 @@ METHOD_NAMES = {
     "interpolated_median": "Interpolated median (Boyd et al.)",
     "trapezoid": "Linear trapezoid (optimistic)",
 }
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One embedded figure."""
-
-    key: str
-    title: str
-    caption: str
-    png: bytes
-
-
-def render_figures(analysis: Analysis) -> list[Figure]:
-    """Draw the overview and one three-panel figure per scorer (matplotlib, no pyplot)."""
-    from matplotlib.figure import Figure as MplFigure
-
-    from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
-    from ..plot._style import color_cycle
-
-    figures = []
-    fig = MplFigure(figsize=(11, 5.2))
-    ax_pr, ax_roc = fig.subplots(1, 2)
-    PRCurvesDisplay({n: s.pr for n, s in analysis.scorers.items()}).plot(
-        ax_pr, auc_method="average_precision", lower_bound=True
-    )
-    for i, (name, sc) in enumerate(analysis.scorers.items()):
-        ROCCurveDisplay(sc.roc, name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
-    ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
-    ax_roc.set_title("ROC")
-    fig.tight_layout()
-    figures.append(
-        Figure(
-            "overview",
-            "All scorers",
-            "Left: each scorer's PR curve, interpolated between operating points the "
-            "Davis–Goadrich way; the dashed line is chance (the prevalence), the dotted curve the "
-            "lowest achievable PR curve, grey curves iso-F₁. Right: the ROC curves.",
-            figure_png(fig),
-        )
-    )
-    for i, (name, sc) in enumerate(analysis.scorers.items()):
-        fig = MplFigure(figsize=(15, 5.2))
-        ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
-        color = color_cycle(i)
-        PRCurveDisplay(sc.pr, name=name, achievable=sc.achievable, band=sc.band).plot(
-            ax_pr, color=color
-        )
-        ROCCurveDisplay(sc.roc, name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
-        PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
-        ax_pr.set_title("Precision–recall")
-        ax_roc.set_title("ROC with convex hull")
-        ax_prg.set_title("Precision–recall–gain")
-        fig.tight_layout()
-        figures.append(
-            Figure(
-                f"scorer-{i}",
-                name,
-                "Left: PR curve with the achievable curve (the ROC convex hull mapped to PR space, "
-                "dashed)"
-                + (
-                    f" and a {sc.band.level:.0%} simultaneous confidence band (shaded, "
-                    f"{sc.band.method.replace('_', ' ')}, recall "
-                    f"{sc.band.recall_range[0]:g}–{sc.band.recall_range[1]:g})"
-                    if sc.band is not None
-                    else ""
-                )
-                + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
-                "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point.",
-                figure_png(fig),
-            )
-        )
-    return figures
 
 
 def _fmt(x: Any, digits: int = 4) -> str:
@@ -120,6 +48,11 @@ def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _resamples(cis: dict[str, Any]) -> str:
+    boot = cis.get("average_precision", {}).get("bootstrap_percentile")
+    return "not computed" if not boot else f"{boot['n_resamples']:,} resamples"
+
+
 def _img(fig: Figure) -> str:
     data = base64.b64encode(fig.png).decode("ascii")
     alt = html.escape(f"{fig.title}: {fig.caption}")
@@ -138,6 +71,9 @@ padding-bottom:4px}h3{margin-top:1.4em}
 table{border-collapse:collapse;margin:12px 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}
 th{background:#f0f4f8}td:first-child,th:first-child{text-align:left}
+.warn{background:#fff4e5;border-left:4px solid #D55E00;padding:6px 10px}
+dl.glossary dt{font-weight:600;margin-top:0.6em}dl.glossary dd{margin:0.1em 0 0 1.2em}
+ul.ranking{font-size:1.08em}
 figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:0.9em;color:#555;margin-top:4px}
 table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
@@ -160,6 +96,10 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         f"{d['n_pos']:,} positives (label <code>{esc(st['positive_label'])}</code> in column "
         f"<code>{esc(st['label_column'])}</code>), {d['n_neg']:,} negatives, prevalence "
         f"π₊ = {d['prevalence']:.4f}. Made by prcurve {esc(data['prcurve_version'])}.</p>",
+        "<h2>Which scorer is best?</h2>",
+        ranking(data),
+        '<p class="meta">New to these numbers? See <a href="#how-to-read">how to read this '
+        "report</a>.</p>",
         "<h2>Summary</h2>",
     ]
     level = st["level"]
@@ -167,8 +107,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         "scorer",
         "AP",
         f"AP {level:.0%} CI (bootstrap)",
-        "AUC-PR (DG)",
-        "achievable AUC-PR",
+        "DG area",
+        "achievable DG area",
         "ROC AUC",
         "AUPRG",
         "best F₁",
@@ -223,7 +163,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         parts.append(
             '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
             "percentile bootstrap (instances resampled with replacement, so the prevalence "
-            f"varies; {st['n_resamples']:,} resamples) is computed for average precision.</p>"
+            f"varies; {_resamples(s['auc_pr_ci'])}) is computed for average precision.</p>"
         )
         parts.append(operating_html(s, level))
         band = s.get("confidence_band")
@@ -242,6 +182,9 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
                 ],
             ]
             parts.append(_table(["band", "value"], rows))
+            wide = band_note(band, d["n_pos"])
+            if wide is not None:
+                parts.append(f'<p class="warn">{esc(wide)}</p>')
             parts.append(
                 '<p class="note">Clémençon &amp; Vayatis (2009), Algorithm 1: smoothed '
                 "bootstrap of the functional PR estimator, sup-norm over the recall range.</p>"
@@ -278,7 +221,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
                     _fmt(c["estimate_b"]),
                     _fmt(c["difference"]),
                     _ci(c),
-                    _fmt(c["p_value"]),
+                    esc(format_p_value(c["p_value"], c["n_resamples"])),
                     "yes" if c["bands_separate"] else "no",
                 ]
             )
@@ -299,12 +242,14 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         parts.append(
             '<p class="note">Paired bootstrap: each resample draws the same '
             'instances for both scorers. "Bands separate": the two naive-bootstrap '
-            "bands are disjoint at some recall.</p>"
+            "bands are disjoint at some recall. A p-value written &lt; x is at the smallest "
+            "value the number of resamples can give.</p>"
         )
     if data["notes"]:
         parts.append("<h3>Notes</h3><ul>")
         parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])
         parts.append("</ul>")
+    parts.append(HOW_TO_READ)
     parts.append('<h2 id="settings">Settings</h2>')
     rows = [
         ["input", f"<code>{esc(st['source'])}</code>"],
@@ -316,7 +261,9 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             "bootstrap resamples",
             f"{st['n_resamples']:,}"
             + (
-                " (auto: fewer for large data; set --n-resamples)" if st["n_resamples_auto"] else ""
+                " at most (auto: sized per step, see below; set --n-resamples)"
+                if st["n_resamples_auto"]
+                else ""
             ),
         ],
         ["random seed", esc(str(st["seed"]))],
@@ -324,6 +271,17 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
     if st.get("weight_column") is not None:  # --weight: what uses the weights is in the notes
         rows.insert(4, ["sample weights", f"<code>{esc(st['weight_column'])}</code>"])
     parts.append(_table(["setting", "value"], rows, "text"))
+    if analysis.inference:
+        parts.append("<h3>Resampling used by each step</h3>")
+        rows = []
+        for step in analysis.inference:
+            p = step.plan
+            sub = " (stratified subsample; widths scaled by √(rows/n))" if p.subsampled else ""
+            rows.append(
+                [esc(step.label), f"{p.n_resamples:,}", f"{p.rows:,} of {p.n:,}{sub}",
+                 f"{step.seconds:.2f}"]
+            )  # fmt: skip
+        parts.append(_table(["step", "resamples", "rows resampled", "seconds"], rows, "text"))
     files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
     parts.append(
         f'<p class="note">Files written with this page: {files}. <code>summary.json</code> holds '

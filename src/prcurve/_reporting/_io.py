@@ -434,8 +434,13 @@ def _read_only(path: str) -> bool:
 STAGING_PREFIX = ".prcurve-"
 
 
+#: A file's content for :func:`write_tree`: text, bytes, or a function writing to a binary file
+#: (so that large files stream to disk instead of being built in memory first).
+Content = str | bytes | Callable[[BinaryIO], object]
+
+
 def write_tree(
-    out_dir: str, files: Mapping[str, str | bytes], *, what: str = "the report"
+    out_dir: str, files: Mapping[str, Content], *, what: str = "the report"
 ) -> dict[str, str]:
     """Write ``files`` (relative path with ``/`` → content) into ``out_dir``, all or nothing.
 
@@ -460,9 +465,11 @@ def write_tree(
         for rel, content in files.items():
             dst = targets[rel]
             staged[dst] = tmp = _temporary_name(dst)
-            data = content if isinstance(content, bytes) else content.encode("utf-8")
             with open(tmp, "xb") as f:
-                f.write(data)
+                if callable(content):  # streams a large file instead of building it in memory
+                    content(f)
+                else:
+                    f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
         _rename_all(staged)
     except BaseException as exc:  # also Ctrl-C: no partial output, the older files back
         for tmp in staged.values():

@@ -27,7 +27,7 @@ from .._core._operating import OperatingPoint
 from .._inference import AUCPRInterval, auc_pr_ci
 from .._inference._operating_ci import operating_points
 from .._prg._curve import PRGCurve
-from ._io import curve_csv, figure_png
+from ._io import figure_png
 
 __all__ = [
     "DEFAULT_MIN_PRECISION",
@@ -355,19 +355,17 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
     )
 
 
-def deployment_files(stem: str, op: OperatingAnalysis | None) -> dict[str, str]:
-    """``curves/<stem>_at_prevalence.csv`` with every operating point at π."""
+def deployment_files(stem: str, op: OperatingAnalysis | None) -> dict[str, dict[str, Any]]:
+    """``curves/<stem>_at_prevalence.csv`` with every operating point at π: file → columns."""
     if op is None or op.deployed is None:
         return {}
     c = op.deployed
     return {
-        f"{stem}_at_prevalence.csv": curve_csv(
-            {
-                "threshold": c.thresholds,
-                "tp": c.tp,
-                "fp": c.fp,
-                "precision": c.precision,
-                "recall": c.recall,
-            }
-        )
+        f"{stem}_at_prevalence.csv": {
+            "threshold": c.thresholds,
+            "tp": c.tp,
+            "fp": c.fp,
+            "precision": c.precision,
+            "recall": c.recall,
+        }
     }

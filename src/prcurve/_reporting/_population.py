@@ -190,7 +190,7 @@ def write_simulation(
     axes = fig.subplots(len(sims), x.shape[0], squeeze=False)
     title = f"PR̂(x), Case {case_name}, π₊ = {prevalence:.4g}, {n_replicates:,} replicates"
     PRSimulationDisplay(sims).plot(axes, title=title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1))  # room for the legend below
     png = figure_png(fig)
     files: dict[str, str | bytes] = {"simulation.png": png}
     results = []

@@ -8,15 +8,17 @@ into place only when everything succeeded.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from .. import __version__
 from ._analysis import Analysis, Progress, _Stage
-from ._io import curve_csv, write_tree
+from ._io import Content, curve_csv, write_tree
 from ._operating import deployment_files, operating_summary
 
 __all__ = ["curve_files", "file_stems", "scorer_files", "summary", "write_report"]
@@ -136,6 +138,15 @@ def summary(analysis: Analysis) -> dict[str, Any]:
         }
         for a, b, r in analysis.comparisons
     ]
+    out["inference"] = [
+        {
+            "step": step.label,
+            "n_resamples": step.plan.n_resamples,
+            "rows": step.plan.rows,
+            "n": step.plan.n,
+        }
+        for step in analysis.inference
+    ]
     out["notes"] = list(analysis.notes)
     return out
 
@@ -143,14 +154,48 @@ def summary(analysis: Analysis) -> dict[str, Any]:
 # --- curves as CSV ---------------------------------------------------------------------------
 
 
-def curve_files(analysis: Analysis) -> dict[str, str]:
-    """File name (under ``curves/``) → CSV text, for every scorer (see :func:`file_stems`)."""
-    files: dict[str, str] = {}
+def _csv_writer(columns: dict[str, Any]) -> Callable[[BinaryIO], None]:
+    """A function writing :func:`._io.curve_csv`'s text to a binary file.
+
+    With pyarrow, its C++ writer streams the rows to the file: millions of rows never exist as
+    one string in memory (hundreds of megabytes at 10⁶ rows).  Without pyarrow the text is
+    built by :func:`._io.curve_csv` and written.
+    """
+
+    def write(f: BinaryIO) -> None:
+        try:
+            import pyarrow as pa
+            import pyarrow.csv as pacsv
+        except ImportError:
+            f.write(curve_csv(columns).encode("ascii"))
+            return
+        table = pa.table({f"c{i}": (v.astype(np.int64) if v.dtype == bool else v)
+                          for i, v in enumerate(map(np.asarray, columns.values()))})  # fmt: skip
+        f.write((",".join(columns) + "\n").encode("ascii"))
+        f.flush()
+        pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
+
+    return write
+
+
+def _csv_bytes(columns: dict[str, Any]) -> bytes:
+    """What :func:`_csv_writer` writes, as bytes."""
+    buf = io.BytesIO()
+    _csv_writer(columns)(buf)
+    return buf.getvalue()
+
+
+def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
+    """File name (under ``curves/``) → a function writing its CSV (ASCII), for every scorer.
+
+    File names: see :func:`file_stems`.
+    """
+    files: dict[str, Callable[[BinaryIO], None]] = {}
     stems = file_stems(list(analysis.scorers))
     for name, sc in analysis.scorers.items():
         stem = stems[name]
         pr, roc, prg = sc.pr, sc.roc, sc.prg
-        files[f"{stem}.csv"] = curve_csv(
+        files[f"{stem}.csv"] = _csv_writer(
             {
                 "threshold": pr.thresholds,
                 "tp": pr.tp,
@@ -163,7 +208,7 @@ def curve_files(analysis: Analysis) -> dict[str, str]:
             }
         )
         a = sc.achievable
-        files[f"{stem}_achievable.csv"] = curve_csv(
+        files[f"{stem}_achievable.csv"] = _csv_writer(
             {
                 "threshold": a.thresholds,
                 "tp": a.tp,
@@ -174,7 +219,7 @@ def curve_files(analysis: Analysis) -> dict[str, str]:
         )
         if sc.band is not None:
             band = sc.band
-            files[f"{stem}_band.csv"] = curve_csv(
+            files[f"{stem}_band.csv"] = _csv_writer(
                 {
                     "recall": band.recall,
                     "estimate": band.estimate,
@@ -182,7 +227,8 @@ def curve_files(analysis: Analysis) -> dict[str, str]:
                     "high": np.asarray(band.band.high),
                 }
             )
-        files.update(deployment_files(stem, sc.operating))
+        for file_name, columns in deployment_files(stem, sc.operating).items():
+            files[file_name] = _csv_writer(columns)
     return files
 
 
@@ -260,9 +306,9 @@ def write_report(
     with _Stage(progress, "figures", timings, "figures"):
         figures = render_figures(analysis)
     data = summary(analysis)
-    curves = {f"curves/{name}": text for name, text in curve_files(analysis).items()}
+    curves = {f"curves/{name}": writer for name, writer in curve_files(analysis).items()}
     data["files"] = ["report.html", "summary.json", *curves]
-    files: dict[str, str | bytes] = {
+    files: dict[str, Content] = {
         "report.html": render_html(analysis, data, figures),
         "summary.json": json.dumps(data, indent=2, allow_nan=False),
         **curves,

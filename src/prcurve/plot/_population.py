@@ -294,13 +294,17 @@ class PRSimulationDisplay:
             )
             for c, x in enumerate(sim.recall):
                 ax = axes[r, c]
-                ax.stairs(dens[c], edges, fill=True, color=color_cycle(4), alpha=0.6)
+                ax.stairs(dens[c], edges, fill=True, color=color_cycle(4), alpha=0.6,
+                          label="replicates (histogram)")  # fmt: skip
                 if self.kde[r][c].any():
-                    ax.plot(self.grid, self.kde[r][c], color="black", linewidth=1.0)
+                    ax.plot(self.grid, self.kde[r][c], color="black", linewidth=1.0,
+                            label="kernel density of the replicates")  # fmt: skip
                 k = interior.get(float(x))
                 if normal is not None and k is not None and normal[k].any():
-                    ax.plot(self.grid, normal[k], color=NORMAL_COLOR, linewidth=1.2)
-                ax.axvline(sim.population[c], color=REFERENCE_GREY, linestyle="--", linewidth=0.8)
+                    ax.plot(self.grid, normal[k], color=NORMAL_COLOR, linewidth=1.2,
+                            label="normal approximation")  # fmt: skip
+                ax.axvline(sim.population[c], color=REFERENCE_GREY, linestyle="--", linewidth=0.8,
+                           label="population precision")  # fmt: skip
                 if rug:
                     ax.plot(
                         sim.estimates[:, c],
@@ -311,14 +315,24 @@ class PRSimulationDisplay:
                         alpha=0.3,
                     )
                 ax.set_xlim(0, 1)
+                ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])  # three labels stay readable
                 ax.set_yticks([])
-                ax.tick_params(labelsize=6)
+                ax.tick_params(labelsize=9)
                 if r == 0:
-                    ax.set_title(f"x = {x:g}", fontsize=8)
+                    ax.set_title(f"recall x = {x:g}", fontsize=10)
                 if c == 0:
-                    ax.set_ylabel(f"n = {sim.n}", fontsize=8)
+                    ax.set_ylabel(f"n = {sim.n}", fontsize=10)
+                if r == rows - 1:
+                    ax.set_xlabel("estimated PR̂(x)", fontsize=9)
         fig = axes[0, 0].figure
         if title:
-            fig.suptitle(title, fontsize=10)
+            fig.suptitle(title, fontsize=11)
+        labelled: dict[str, Any] = {}
+        for ax in axes.flat:  # one legend for the figure, each kind of line once
+            for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                labelled.setdefault(label, handle)
+        if labelled:
+            fig.legend(list(labelled.values()), list(labelled), loc="lower center",
+                       ncol=len(labelled), fontsize=9, frameon=False)  # fmt: skip
         self.axes_, self.figure_ = axes, fig
         return self

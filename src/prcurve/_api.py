@@ -1,0 +1,76 @@
+# ruff: noqa: F401
+"""Every public name of :mod:`prcurve`, imported eagerly.
+
+``prcurve/__init__.py`` loads this module on the first access to a public name, so that
+``import prcurve`` (and with it the ``prcurve`` command's ``--help`` and its error exits) does
+not pay for importing SciPy.  Add new public names here and to ``prcurve.__all__``.
+"""
+
+from . import cases
+from ._core._counts import BinaryCounts, binary_counts
+from ._core._empirical import (
+    PRCurve,
+    ROCCurve,
+    ThresholdsDroppedWarning,
+    achievable_pr_curve,
+    auc_pr,
+    dominates,
+    evaluate_thresholds,
+    pr_curve,
+    roc_curve,
+)
+from ._core._interpolation import InterpolatedPoints, dg_interpolate
+from ._core._operating import OperatingPoint, TargetNotMetWarning
+from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
+from ._core._spaces import pr_to_roc, roc_to_pr
+from ._inference import (
+    AUCPRInterval,
+    ComparisonResult,
+    CoverageResult,
+    DegenerateBootstrapWarning,
+    LowEffectiveSampleSizeWarning,
+    PointwiseCI,
+    PRConfidenceBand,
+    auc_pr_ci,
+    auc_pr_interval,
+    compare,
+    coverage_study,
+    operating_point,
+    pr_confidence_band,
+    pr_pointwise_ci,
+)
+from ._parametric._binormal import (
+    BidistributionFit,
+    GoodnessOfFit,
+    fit_bidistribution,
+    fit_binormal,
+)
+from ._parametric._brodersen import (
+    BrodersenFig1Result,
+    BrodersenFig2Result,
+    simulate_brodersen_fig1,
+    simulate_brodersen_fig2,
+)
+from ._parametric._families import DistributionFitError
+from ._population._asymptotic import NormalApproximation, asymptotic_variance, normal_approximation
+from ._population._curves import PopulationCurves, population_curves
+from ._population._model import (
+    CurveEndpoints,
+    CurveShape,
+    PopulationModel,
+    PopulationOperatingPoints,
+)
+from ._population._simulation import PRSimulation, batch_precision_at, simulate_pr_estimator
+from ._prg._curve import FBetaOptimum, PRGCurve, prg_curve
+from ._prg._gain import (
+    IsoFLine,
+    PRGPoints,
+    expected_f_gain,
+    f_gain,
+    gains_from_counts,
+    iso_f_gain_line,
+    pr_to_prg,
+    precision_gain,
+    recall_gain,
+    roc_to_prg,
+)

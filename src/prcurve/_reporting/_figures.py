@@ -1,0 +1,205 @@
+"""The report's figures: the overview and one three-panel figure per scorer.
+
+Drawn with matplotlib's object API (no pyplot), from the analysis's results: curves reach the
+Display objects thinned where that changes nothing visible, and legends quote the areas the
+analysis computed, so nothing is computed twice.  Legends go below the panels, where they cannot
+cover a curve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .._core._empirical import PRCurve, ROCCurve
+from ._analysis import Analysis
+from ._io import figure_png
+
+__all__ = ["Figure", "draw_figures", "render_figures"]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One embedded figure."""
+
+    key: str
+    title: str
+    caption: str
+    png: bytes
+
+
+@dataclass(frozen=True)
+class _KnownAreas(PRCurve):
+    """A PR curve that answers :meth:`auc` from the analysis instead of recomputing it.
+
+    The figures' legends quote AUC-PR values the analysis has already computed; on 10⁷ rows
+    recomputing the Davis–Goadrich area for each legend took seconds.
+    """
+
+    known: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+
+    def auc(
+        self,
+        method: str = "average_precision",
+        *,
+        recall_range: tuple[float, float] | None = None,
+        normalize: bool = False,
+    ) -> float:
+        value = self.known.get(method) if recall_range is None else None
+        if value is not None:
+            return float(value)
+        return super().auc(method, recall_range=recall_range, normalize=normalize)
+
+
+def _known_areas(curve: PRCurve, areas: dict[str, float]) -> PRCurve:
+    return _KnownAreas(**{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas)
+
+
+@dataclass(frozen=True)
+class _ThinROC(ROCCurve):
+    """The operating points of a ROC curve that a figure can show, with the full curve's AUC.
+
+    A ROC curve is drawn as straight segments, so keeping each pixel column's first, last,
+    lowest and highest point (:func:`prcurve.plot._thin.thin_indices`) draws the same image;
+    handing the display the thinned curve spares matplotlib millions of points.
+    """
+
+    full_auc: float = 0.0
+
+    def auc(self) -> float:
+        return self.full_auc
+
+
+def _thin_roc(roc: ROCCurve) -> ROCCurve:
+    from ..plot._thin import thin_indices
+
+    keep = thin_indices(roc.fpr, roc.tpr, 0.0, 1.0)
+    if keep.shape[0] == roc.fpr.shape[0]:
+        return roc
+    arrays = {f.name: getattr(roc, f.name) for f in fields(ROCCurve)}
+    arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
+    return _ThinROC(**arrays, full_auc=roc.auc())
+
+
+def render_figures(analysis: Analysis) -> list[Figure]:
+    """The overview and one three-panel figure per scorer, as PNG (see :func:`draw_figures`)."""
+    return [Figure(key, title, caption, figure_png(fig)) for key, title, caption, fig in
+            draw_figures(analysis)]  # fmt: skip
+
+
+def _legend_below(ax: Any) -> None:
+    """Move the axes' legend under the panel, where it cannot cover a curve."""
+    handles, labels = ax.get_legend_handles_labels()
+    old = ax.get_legend()
+    if old is not None:
+        old.remove()
+    if handles:
+        ax.legend(
+            handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize="small",
+            frameon=False,
+        )  # fmt: skip
+
+
+def _finish(fig: Any, axes: Any) -> None:
+    """Thin long lines, put legends below the panels, lay the figure out."""
+    from ..plot._thin import thin_axes
+
+    for ax in axes:
+        thin_axes(ax)
+        _legend_below(ax)
+    fig.tight_layout()
+
+
+def _zoom_prg(ax: Any, prg: Any) -> bool:
+    """Zoom a PRG panel to its operating points when they crowd the top or right edge.
+
+    At low prevalence every recall or precision well above the prevalence has a gain near 1,
+    so the whole curve lies in a thin strip along the edges of the unit square.  Each axis whose
+    operating points (those inside the unit square, 1 % quantile) start above 0.5 is zoomed to
+    them (and to the best-F₁ point); returns whether any axis was.
+    """
+    import numpy as np
+
+    x, y = prg.path(from_zero=False)
+    inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+    if np.count_nonzero(inside) < 2:
+        return False
+    best = prg.best_f_threshold()  # its marker stays in view
+    zoomed = False
+    for values, mark, set_lim in (
+        (x[inside], best.recall_gain, ax.set_xlim),
+        (y[inside], best.precision_gain, ax.set_ylim),
+    ):
+        lo = min(float(np.quantile(values, 0.01)), float(mark))
+        if lo > 0.5:
+            pad = 0.04 * (1.0 - lo)
+            set_lim(lo - pad, 1.0 + pad)
+            zoomed = True
+    return zoomed
+
+
+def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
+    """Draw the figures: ``(key, title, caption, matplotlib Figure)`` each (no pyplot)."""
+    from matplotlib.figure import Figure as MplFigure
+
+    from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
+    from ..plot._style import color_cycle
+
+    figures: list[tuple[str, str, str, Any]] = []
+    rocs = {name: _thin_roc(sc.roc) for name, sc in analysis.scorers.items()}
+    fig = MplFigure(figsize=(11, 6.6))
+    ax_pr, ax_roc = fig.subplots(1, 2)
+    PRCurvesDisplay({n: _known_areas(s.pr, s.auc_pr) for n, s in analysis.scorers.items()}).plot(
+        ax_pr, auc_method="average_precision", lower_bound=True
+    )
+    for i, name in enumerate(analysis.scorers):
+        ROCCurveDisplay(rocs[name], name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
+    ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
+    ax_roc.set_title("ROC")
+    _finish(fig, (ax_pr, ax_roc))
+    figures.append(
+        (
+            "overview",
+            "All scorers",
+            "Left: each scorer's PR curve, interpolated between operating points the "
+            "Davis–Goadrich way; the dashed line is chance (the prevalence), the dotted curve the "
+            "lowest achievable PR curve, grey curves iso-F₁. Right: the ROC curves.",
+            fig,
+        )
+    )
+    for i, (name, sc) in enumerate(analysis.scorers.items()):
+        fig = MplFigure(figsize=(15, 6.6))
+        ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
+        color = color_cycle(i)
+        pr = _known_areas(sc.pr, sc.auc_pr)
+        PRCurveDisplay(pr, name=name, achievable=sc.achievable, band=sc.band).plot(
+            ax_pr, color=color
+        )
+        ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
+        PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
+        ax_pr.set_title("Precision–recall")
+        ax_roc.set_title("ROC with convex hull")
+        zoomed = _zoom_prg(ax_prg, sc.prg)
+        ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
+        _finish(fig, (ax_pr, ax_roc, ax_prg))
+        figures.append(
+            (
+                f"scorer-{i}",
+                name,
+                "Left: PR curve with the achievable curve (the ROC convex hull mapped to PR space, "
+                "dashed)"
+                + (
+                    f" and a {sc.band.level:.0%} simultaneous confidence band (shaded, "
+                    f"{sc.band.method.replace('_', ' ')}, recall "
+                    f"{sc.band.recall_range[0]:g}–{sc.band.recall_range[1]:g})"
+                    if sc.band is not None
+                    else ""
+                )
+                + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
+                "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point"
+                " (zoomed to the operating points when they crowd an edge, as at low "
+                "prevalence).",
+                fig,
+            )
+        )
+    return figures

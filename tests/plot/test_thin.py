@@ -1,0 +1,58 @@
+"""Thinning long lines for drawing: the kept points, and the drawn image, against the full line."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from prcurve.plot._thin import thin_axes, thin_indices
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_column_keeps_its_first_last_lowest_and_highest_point(seed):
+    rng = np.random.default_rng(seed)
+    n, columns = 50_000, 100
+    x = np.sort(rng.random(n))
+    y = np.round(rng.random(n), 2)  # ties in y
+    y[123] = np.nan  # a gap in the line
+    keep = thin_indices(x, y, 0.0, 1.0, columns)
+    assert keep.shape[0] < n // 20 and np.all(np.diff(keep) > 0) and 123 in keep
+    col = np.floor(x * columns)
+    for c in range(columns):  # brute force, column by column (the gap splits one run)
+        members = np.flatnonzero((col == c) & np.isfinite(y))
+        kept = np.intersect1d(keep, members)
+        assert kept[0] == members[0] or members[0] == 124
+        assert kept[-1] == members[-1] or members[-1] == 122
+        assert np.nanmin(y[kept]) == np.nanmin(y[members])
+        assert np.nanmax(y[kept]) == np.nanmax(y[members])
+
+
+def _png_pixels(thin: bool, x, y, drawstyle="default"):
+    from PIL import Image
+
+    fig = Figure(figsize=(5, 4))
+    ax = fig.subplots()
+    ax.plot(x, y, drawstyle=drawstyle, linewidth=1.2)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    if thin:
+        thin_axes(ax)
+        assert ax.get_lines()[0].get_xdata().shape[0] < x.shape[0] / 4
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    return np.asarray(Image.open(buf).convert("L"), dtype=float)
+
+
+@pytest.mark.parametrize("drawstyle", ["default", "steps-pre"])
+def test_thinned_line_draws_the_same_image(drawstyle):
+    rng = np.random.default_rng(2)
+    n = 200_000
+    x = np.sort(rng.random(n))
+    y = np.clip(0.5 + 0.3 * np.sin(8 * x) + 0.05 * rng.standard_normal(n), 0, 1)
+    full, thinned = _png_pixels(False, x, y, drawstyle), _png_pixels(True, x, y, drawstyle)
+    # antialiasing may differ by a few grey levels along the line; no pixel changes much
+    assert np.mean(np.abs(full - thinned)) < 0.5
+    assert np.mean(np.abs(full - thinned) > 64) < 1e-3

@@ -1,0 +1,56 @@
+"""The command starts without SciPy: ``--help``, usage errors and bad input exit at once.
+
+Timing belongs in ``bench/``; these tests check the cause of a slow start instead: which heavy
+modules a process has imported when it exits.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from prcurve.cases import CASES
+from prcurve.cli import CASE_NAMES
+
+HEAVY = ("scipy", "matplotlib", "pandas", "pyarrow", "sklearn", "dask")
+
+
+def _modules_after(code: str) -> set[str]:
+    """Top-level packages imported by a fresh interpreter running ``code``."""
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    return set(out.splitlines()[-1].split())
+
+
+def test_case_names_written_in_the_cli_are_the_cases():
+    assert CASE_NAMES == tuple(sorted(CASES))
+
+
+def test_import_prcurve_loads_no_heavy_module():
+    assert not _modules_after("import prcurve") & set(HEAVY)
+
+
+def test_public_names_still_load_on_first_use():
+    mods = _modules_after("import prcurve\nassert prcurve.pr_curve([0, 1], [0.2, 0.8]).n_pos == 1")
+    assert "scipy" in mods and "matplotlib" not in mods
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["report", "--help"],
+        ["simulate", "--case", "Z"],
+        ["report", "/nonexistent/scores.csv", "--label", "y", "--score", "a"],
+    ],
+)
+def test_help_and_error_exits_import_no_heavy_module(argv):
+    code = (
+        "import sys\nfrom prcurve.cli import main\n"
+        f"status = main({argv!r})\nassert status in (0, 1, 2), status"
+    )
+    assert not _modules_after(code) & set(HEAVY)
