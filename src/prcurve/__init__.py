@@ -6,6 +6,7 @@ confidence bands and precision-recall-gain curves.
 """
 
 from . import cases
+from ._core._accumulator import PRAccumulator
 from ._core._counts import BinaryCounts, binary_counts
 from ._core._empirical import (
     PRCurve,
@@ -93,6 +94,7 @@ __all__ = [
     "IsoFLine",
     "LowEffectiveSampleSizeWarning",
     "NormalApproximation",
+    "PRAccumulator",
     "PRConfidenceBand",
     "PRCurve",
     "PRCurveWarning",
