@@ -24,6 +24,8 @@ ALLOWED: dict[str, set[str]] = {
     "_prg": {"_core"},
     "_inference": {"_core", "_population"},
     "cases": {"_core", "_population"},
+    # the public Dask engine: statistics on dask collections (dask itself imported lazily)
+    "dask": STATISTICS,
     "plot": STATISTICS,
     "_reporting": STATISTICS | {"plot", "cases", "__init__"},
     "__init__": STATISTICS | {"cases"},
