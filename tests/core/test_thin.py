@@ -77,7 +77,9 @@ def test_keeps_hull_end_points_and_full_areas(rng):
     assert np.all(np.diff(thin.thresholds) < 0)
     for method in AUC_PR_METHODS:
         assert thin.auc(method) == full.auc(method)
-    assert thin.thinning.roc_auc == full.to_roc().auc()
+    assert thin.thinning.roc_auc == full.to_roc().auc() == thin.to_roc().auc()
+    # the hull vertices are kept, so the ROC hull (and its area) is the full one
+    assert thin.to_roc().convex_hull().auc() == full.to_roc().convex_hull().auc()
     # the thinned points are operating points of the full curve
     at = np.searchsorted(-full.thresholds, -thin.thresholds)
     np.testing.assert_array_equal(full.tp[at], thin.tp)

@@ -203,7 +203,8 @@ class PRCurve:
         (``auc(method)`` and ``thinning.roc_auc``) is computed on the full curve before
         thinning; ``achievable()`` is unchanged by thinning (the hull vertices are kept).  The
         functional estimator ``precision_at`` and ``to_roc()`` of a thinned curve use only its
-        points.  Thinning a thinned curve adds the two bounds.
+        points (but ``to_roc().auc()`` is the full curve's area).  Thinning a thinned curve adds
+        the two bounds.
 
         Examples
         --------
@@ -257,6 +258,7 @@ class PRCurve:
             tpr=self.tp / self.n_pos,
             n_pos=self.n_pos,
             n_neg=self.n_neg,
+            full_auc=None if self.thinning is None else self.thinning.roc_auc,
         )
 
     def achievable(self) -> PRCurve:
@@ -287,7 +289,9 @@ class PRCurve:
 class ROCCurve:
     """An empirical ROC curve: one row per operating point, thresholds decreasing.
 
-    The origin (0, 0) is implied before the first point and is not stored.
+    The origin (0, 0) is implied before the first point and is not stored.  ``full_auc`` is
+    ``None`` except for the ROC curve of a thinned PR curve (:meth:`PRCurve.thin`), where it
+    holds the area of the full curve, which :meth:`auc` then returns.
     """
 
     thresholds: np.ndarray
@@ -297,6 +301,7 @@ class ROCCurve:
     tpr: np.ndarray
     n_pos: float
     n_neg: float
+    full_auc: float | None = None
 
     @classmethod
     def from_counts(cls, counts: BinaryCounts) -> ROCCurve:
@@ -304,7 +309,12 @@ class ROCCurve:
         return PRCurve.from_counts(counts).to_roc()
 
     def auc(self) -> float:
-        """Area under the ROC curve (trapezoids from the origin; the Mann–Whitney statistic)."""
+        """Area under the ROC curve (trapezoids from the origin; the Mann–Whitney statistic).
+
+        For the ROC curve of a thinned PR curve, the area of the full curve (before thinning).
+        """
+        if self.full_auc is not None:
+            return float(self.full_auc)
         x = np.concatenate([[0.0], self.fpr])
         y = np.concatenate([[0.0], self.tpr])
         return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
