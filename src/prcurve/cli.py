@@ -166,6 +166,13 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
         help="Dask engine: rows of the uniform subsample for the bootstrap interval, band and "
         "comparisons (default: 200000)",
     )
+    rep.add_argument(
+        "--workdir",
+        metavar="DIR",
+        default=None,
+        help="Dask engine: where the sorted distinct scores are kept between passes (default: a "
+        "temporary directory; with --scheduler ADDRESS, the workers' memory)",
+    )
 
 
 def _engine(args: argparse.Namespace) -> str:
@@ -192,6 +199,8 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
         ) from None
     from .dask._curve import scheduler_context
 
+    # a scheduler address: a cluster, whose workers may not share this machine's temp folder
+    cluster = args.scheduler if args.scheduler and ":" in args.scheduler else None
     try:
         with scheduler_context(args.scheduler):
             return analyse_dask(
@@ -202,6 +211,7 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
                 pos_label=args.pos_label,
                 subsample=args.subsample or DEFAULT_SUBSAMPLE,
                 n_resamples=None if args.n_resamples == "auto" else args.n_resamples,
+                workdir=args.workdir or (None if cluster is None else "memory"),
                 progress=progress,
             )
     except OSError as exc:  # e.g. no scheduler at the address

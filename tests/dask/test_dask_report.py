@@ -189,3 +189,18 @@ def test_no_files_matched_is_an_error(tmp_path, capsys):
                  "--out", str(tmp_path / "o"), "--quiet"])  # fmt: skip
     assert code == 1
     assert "no such file, or no Parquet files found there" in capsys.readouterr().err
+
+
+def test_scheduler_address_runs_on_the_cluster_with_scores_in_worker_memory(tmp_path, rng):
+    distributed = pytest.importorskip("distributed")
+    folder, rows = write_parts(tmp_path / "data", rng, n=1000, parts=2)
+    out = tmp_path / "o"
+    with distributed.LocalCluster(
+        processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
+    ) as cluster:
+        code = report(folder, "--label", "y", "--score", "a", "--scheduler",
+                      cluster.scheduler_address, "--n-resamples", "20", "--out", out)  # fmt: skip
+    assert code == 0
+    y = rows["y"].to_numpy() == 1
+    got = summary(out)["scorers"]["a"]["auc_pr"]["davis_goadrich"]
+    assert got == pytest.approx(prcurve.auc_pr(y, rows["a"].to_numpy(), method="davis_goadrich"))

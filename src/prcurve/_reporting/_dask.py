@@ -180,13 +180,14 @@ def analyse_dask(
     pos_label: str | None = None,
     subsample: int = DEFAULT_SUBSAMPLE,
     n_resamples: int | None = None,
+    workdir: str | None = None,
     progress: Any = None,
 ) -> Analysis:
     """The report's :class:`Analysis` of Parquet/CSV data on Dask (see the module docstring).
 
     ``settings.n_resamples`` is replaced by ``n_resamples`` (default: the automatic number for
     the subsample's size).  Run it inside ``prcurve.dask._curve.scheduler_context`` to choose
-    the scheduler.
+    the scheduler; ``workdir`` is passed to :func:`prcurve.dask.pr_curve`.
     """
     from ..dask._curve import compute_curve
     from ._analysis import _announce, auto_resamples
@@ -202,7 +203,9 @@ def analyse_dask(
     for name in scores:
         _announce(progress, f"{name}: exact curve (dask)")
         try:
-            exact[name] = compute_curve(is_pos, frame[name], max_points=REPORT_POINTS)
+            exact[name] = compute_curve(
+                is_pos, frame[name], max_points=REPORT_POINTS, workdir=workdir
+            )
         except (ValueError, TypeError) as exc:
             raise InputError(f"{path}: column {name!r}: {exc}") from None
         if progress is not None:
