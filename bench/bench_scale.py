@@ -1,6 +1,7 @@
 """Benchmark: exact PR analysis at scale -- Dask vs in-memory prcurve vs scikit-learn, one run.
 
-Usage: python bench/bench_scale.py [--rows 1e7] [--big-rows 1e8] [--workers 2] [--skip-big]
+Usage: python bench/bench_scale.py [--rows 1e7] [--big-rows 1e8] [--workers 2]
+                                   [--skip-big | --skip-small] [--workdir DIR]
 
 Part 1 (``--rows``, 1 % positives, continuous scores): each engine runs in a fresh process, so
 its peak RSS is its own (data included).  The data are the same for all engines: Dask's own
@@ -12,8 +13,9 @@ never gathered).  Ratios are to scikit-learn and numpy.sort measured in the same
 
 Part 2 (``--big-rows``): the script writes a Parquet dataset (continuous scores, 1 % positives;
 in ``--workdir``, reused when present) chunk by chunk, then runs
-``prcurve report DIR --engine dask`` on it and reports wall time and peak RSS of that process
-(the issue's target: 10⁸ rows within 2 GB on a 2-core machine).
+``prcurve report DIR --engine dask`` on it in a fresh process and reports that process's wall
+time and peak RSS (the issue's target: 10⁸ rows within 2 GB on a 2-core machine).  ``--skip-small``
+runs part 2 alone.
 """
 
 from __future__ import annotations
@@ -134,12 +136,15 @@ def part2(n: int, workdir: Path) -> None:
         print(f"Part 2: wrote {n:,} rows to {folder} in {time.perf_counter() - t0:.0f} s")
     size = sum(f.stat().st_size for f in folder.glob("*.parquet")) / 2**20
     out = Path(tempfile.mkdtemp(prefix="prcurve-bench-report-"))
-    cmd = [sys.executable, "-m", "prcurve", "report", str(folder), "--label", "y", "--score",
-           "s", "--engine", "dask", "--out", str(out), "--quiet"]  # fmt: skip
-    t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, env=dict(os.environ, MPLBACKEND="Agg"))
-    seconds = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    argv = ["report", str(folder), "--label", "y", "--score", "s", "--engine", "dask",
+            "--out", str(out), "--quiet"]  # fmt: skip
+    # the command in a fresh process that reports its own wall time and peak RSS
+    cmd = [sys.executable, __file__, "--child", "report", "--", *argv]
+    done = subprocess.run(
+        cmd, check=True, capture_output=True, text=True, env=dict(os.environ, MPLBACKEND="Agg")
+    )
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    seconds, rss = measured["seconds"], measured["rss_mb"]
     summary = json.loads((out / "summary.json").read_text())
     sc = summary["scorers"]["s"]
     print(f"Part 2: prcurve report --engine dask on {n:,} rows ({size:,.0f} MB of Parquet)")
@@ -160,14 +165,25 @@ def main(argv=None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--workdir", default=tempfile.gettempdir())
     parser.add_argument("--skip-big", action="store_true")
+    parser.add_argument("--skip-small", action="store_true")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("cli", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child == "report":  # ``prcurve ARGS`` in this process
+        from prcurve.cli import main as prcurve_main
+
+        t0 = time.perf_counter()
+        code = prcurve_main(args.cli)
+        seconds = time.perf_counter() - t0
+        print(json.dumps({"code": code, "seconds": seconds, "rss_mb": _peak_rss_mb()}))
+        return
     if args.child:
         print(json.dumps(child(args.child, int(args.rows), args.workers)))
         return
-    part1(int(args.rows), args.workers)
-    if not args.skip_big:
+    if not args.skip_small:
+        part1(int(args.rows), args.workers)
         print()
+    if not args.skip_big:
         part2(int(args.big_rows), Path(args.workdir))
 
 
