@@ -204,3 +204,16 @@ def test_scheduler_address_runs_on_the_cluster_with_scores_in_worker_memory(tmp_
     y = rows["y"].to_numpy() == 1
     got = summary(out)["scorers"]["a"]["auc_pr"]["davis_goadrich"]
     assert got == pytest.approx(prcurve.auc_pr(y, rows["a"].to_numpy(), method="davis_goadrich"))
+
+
+def test_csv_glob(tmp_path, rng):
+    _, rows = write_parts(tmp_path / "data", rng, n=800, parts=2)
+    for i, half in enumerate((rows.iloc[:800], rows.iloc[800:])):
+        half.to_csv(tmp_path / f"c{i}.csv", index=False)
+    out = tmp_path / "o"
+    code = report(str(tmp_path / "c*.csv"), "--label", "y", "--score", "a", "--engine", "dask",
+                  "--n-resamples", "20", "--out", out)  # fmt: skip
+    assert code == 0
+    got = summary(out)["scorers"]["a"]["auc_pr"]["interpolated_median"]
+    want = prcurve.auc_pr(rows["y"] == 1, rows["a"], method="interpolated_median")
+    assert got == pytest.approx(want, abs=1e-12)
