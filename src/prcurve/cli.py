@@ -182,8 +182,14 @@ def _engine(args: argparse.Namespace) -> str:
         return "memory"
     from ._reporting._dask import input_bytes, is_collection
 
-    big = input_bytes(args.file) > args.memory_budget * 2**20
-    return "dask" if is_collection(args.file) or big else "memory"
+    if not is_collection(args.file):
+        if input_bytes(args.file) <= args.memory_budget * 2**20:
+            return "memory"
+        try:  # a big file without the dask extra: the in-memory engine still works
+            import dask  # noqa: F401
+        except ImportError:
+            return "memory"
+    return "dask"
 
 
 def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -144,6 +145,25 @@ def test_auto_engine_uses_memory_for_a_small_file_and_dask_above_the_budget(tmp_
     args = parser.parse_args(["report", str(big), "--label", "y", "--score", "a",
                               "--memory-budget", "1"])  # fmt: skip
     assert _engine(args) == "dask"
+
+
+def test_auto_engine_without_dask(tmp_path, rng, monkeypatch, capsys):
+    """Without the dask extra a big file is read in memory; a directory is a clear error."""
+    from prcurve.cli import _engine, build_parser
+
+    folder, _ = write_parts(tmp_path / "data", rng, n=200, parts=1)
+    monkeypatch.setitem(sys.modules, "dask", None)  # import fails
+    one = str(folder / "part0.parquet")
+    args = build_parser().parse_args(["report", one, "--label", "y", "--score", "a",
+                                      "--memory-budget", "1"])  # fmt: skip
+    args.memory_budget = 0  # any file is "big"
+    assert _engine(args) == "memory"
+    code = main(["report", str(folder), "--label", "y", "--score", "a", "--quiet",
+                 "--out", str(tmp_path / "o")])  # fmt: skip
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "--engine dask needs Dask; install it with 'pip install prcurve[dask]'" in err
+    assert not (tmp_path / "o").exists()
 
 
 BAD = [
