@@ -237,3 +237,11 @@ def test_csv_glob(tmp_path, rng):
     got = summary(out)["scorers"]["a"]["auc_pr"]["interpolated_median"]
     want = prcurve.auc_pr(rows["y"] == 1, rows["a"], method="interpolated_median")
     assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_weight_column_is_refused_clearly(tmp_path, rng, capsys):
+    folder, _ = write_parts(tmp_path / "data", rng, n=200, parts=1)
+    code = main(["report", str(folder), "--label", "y", "--score", "a", "--weight", "b",
+                 "--quiet", "--out", str(tmp_path / "o")])  # fmt: skip
+    assert code == 1
+    assert "--weight: not supported by --engine dask yet" in capsys.readouterr().err

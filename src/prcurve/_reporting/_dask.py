@@ -93,7 +93,13 @@ def _parquet_frame(files: list[str], columns: list[str], source: str) -> Any:
     return dd.from_map(_read_row_group, pieces, columns=columns, meta=meta, enforce_metadata=False)
 
 
-def open_frame(path: str, label: str, scores: Sequence[str]) -> Any:
+def open_frame(
+    path: str,
+    label: str,
+    scores: Sequence[str],
+    sep: str | None = None,
+    encoding: str | None = None,
+) -> Any:
     """A lazy dask DataFrame of the label and score columns (Parquet or CSV files)."""
     try:
         import dask.dataframe as dd
@@ -106,7 +112,7 @@ def open_frame(path: str, label: str, scores: Sequence[str]) -> Any:
     try:
         if all(f.lower().endswith((".parquet", ".pq")) for f in files):
             return _parquet_frame(files, columns, path)
-        frame = dd.read_csv(files, blocksize="64MB")
+        frame = dd.read_csv(files, blocksize="64MB", sep=sep or ",", encoding=encoding or "utf-8")
     except InputError:
         raise
     except Exception as exc:  # dask/pyarrow raise many types for unreadable files
@@ -181,6 +187,8 @@ def analyse_dask(
     subsample: int = DEFAULT_SUBSAMPLE,
     n_resamples: int | None = None,
     workdir: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
     progress: Any = None,
 ) -> Analysis:
     """The report's :class:`Analysis` of Parquet/CSV data on Dask (see the module docstring).
@@ -193,7 +201,7 @@ def analyse_dask(
     from ._analysis import _announce, auto_resamples
 
     _announce(progress, "reading (dask)")
-    frame = open_frame(path, label, scores)
+    frame = open_frame(path, label, scores, sep, encoding)
     counts = frame[label].value_counts(dropna=False).compute()
     positive, positive_text = _positive_values(counts, label, path, pos_label)
     is_pos = frame[label].isin(positive)
