@@ -24,11 +24,13 @@ ALLOWED: dict[str, set[str]] = {
     "_prg": {"_core"},
     "_inference": {"_core", "_population"},
     "cases": {"_core", "_population"},
+    # the public Dask engine: statistics on dask collections (dask itself imported lazily)
+    "dask": STATISTICS,
     "plot": STATISTICS,
-    "_reporting": STATISTICS | {"plot", "cases", "__init__"},
+    "_reporting": STATISTICS | {"plot", "cases", "dask", "__init__"},
     "_api": STATISTICS | {"cases"},
     "__init__": {"_api", "cases"},
-    "cli": STATISTICS | {"_reporting", "cases", "__init__"},
+    "cli": STATISTICS | {"_reporting", "cases", "dask", "__init__"},
     "__main__": {"cli"},
 }
 
@@ -108,3 +110,33 @@ def test_the_rule_catches_a_violation(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "read_text", lambda self, **kw: "from ..plot import PRCurveDisplay\n")
     assert _imports(fake) == {"prcurve.plot"}
     assert "plot" not in ALLOWED["_core"]
+
+
+#: Optional dependencies: imported inside functions only, never when a module is loaded.
+OPTIONAL = {"dask", "distributed", "pandas", "pyarrow", "sklearn"}
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """Third-party top-level packages imported at module level (not inside functions)."""
+    found = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_optional_dependencies_are_imported_lazily(path):
+    eager = _top_level_imports(path) & OPTIONAL
+    assert not eager, f"{path.relative_to(SRC)} imports {sorted(eager)} when loaded"
+
+
+def test_the_dask_part_is_only_reached_by_the_report_and_the_cli():
+    """Only the public ``prcurve.dask``, the report's Dask engine and the CLI reach it."""
+    users = {
+        _part(_module_name(p)[0]) for p in MODULES if any(_part(m) == "dask" for m in _imports(p))
+    }
+    assert users <= {"dask", "_reporting", "cli"}
+    assert "dask" not in ALLOWED["__init__"]  # ``import prcurve`` never loads Dask

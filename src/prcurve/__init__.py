@@ -30,6 +30,7 @@ __all__ = [
     "LowEffectiveSampleSizeWarning",
     "NormalApproximation",
     "OperatingPoint",
+    "PRAccumulator",
     "PRConfidenceBand",
     "PRCurve",
     "PRCurveWarning",

@@ -193,6 +193,102 @@ def _seed(text: str) -> int:
     return value
 
 
+def _add_engine_options(rep: argparse.ArgumentParser) -> None:
+    """``--engine`` and the options of the Dask engine (data larger than memory)."""
+    rep.add_argument(
+        "--engine",
+        choices=("auto", "memory", "dask"),
+        default="auto",
+        help="memory: read all rows; dask: exact curves and areas out of core with Dask "
+        "(FILE may then be a directory or a glob of Parquet files), resampling parts on a "
+        "uniform subsample; auto (default): dask for a directory, a glob or files larger than "
+        "--memory-budget",
+    )
+    rep.add_argument(
+        "--memory-budget",
+        type=_positive_int,
+        default=512,
+        metavar="MB",
+        help="input size on disk above which --engine auto uses Dask (default: 512)",
+    )
+    rep.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="Dask engine: a dask.distributed scheduler address (tcp://host:8786), or "
+        "threads/processes/sync (default: Dask's local threaded scheduler)",
+    )
+    rep.add_argument(
+        "--subsample",
+        type=_size,
+        default=None,
+        metavar="N",
+        help="Dask engine: rows of the uniform subsample for the bootstrap interval, band and "
+        "comparisons (default: 200000)",
+    )
+    rep.add_argument(
+        "--workdir",
+        metavar="DIR",
+        default=None,
+        help="Dask engine: where the sorted distinct scores are kept between passes (default: a "
+        "temporary directory; with --scheduler ADDRESS, the workers' memory)",
+    )
+
+
+def _engine(args: argparse.Namespace) -> str:
+    if args.engine != "auto":
+        return args.engine
+    if args.file is None or args.file == "-":
+        return "memory"
+    from ._reporting._io import input_bytes, is_collection
+
+    if not is_collection(args.file):
+        if input_bytes(args.file) <= args.memory_budget * 2**20:
+            return "memory"
+        try:  # a big file without the dask extra: the in-memory engine still works
+            import dask  # noqa: F401
+        except ImportError:
+            return "memory"
+    return "dask"
+
+
+def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:
+    """The report's analysis on the Dask engine (``prcurve._reporting._dask``)."""
+    from ._reporting._dask import DEFAULT_SUBSAMPLE, analyse_dask
+    from ._reporting._io import InputError
+
+    if args.weight:
+        raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
+
+    try:
+        import dask  # noqa: F401
+    except ImportError:
+        raise InputError(
+            "--engine dask needs Dask; install it with 'pip install prcurve[dask]'"
+        ) from None
+    from .dask._curve import scheduler_context
+
+    # a scheduler address: a cluster, whose workers may not share this machine's temp folder
+    cluster = args.scheduler if args.scheduler and ":" in args.scheduler else None
+    try:
+        with scheduler_context(args.scheduler):
+            return analyse_dask(
+                args.file,
+                args.label,
+                args.score,
+                settings,
+                pos_label=args.pos_label,
+                subsample=args.subsample or DEFAULT_SUBSAMPLE,
+                n_resamples=None if args.n_resamples == "auto" else args.n_resamples,
+                workdir=args.workdir or (None if cluster is None else "memory"),
+                sep=args.sep,
+                encoding=args.encoding,
+                progress=progress,
+            )
+    except OSError as exc:  # e.g. no scheduler at the address
+        raise InputError(f"--scheduler {args.scheduler}: {exc}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``prcurve`` (all subcommands)."""
     parser = _Parser(
@@ -319,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
         "deployment cases: the intervals include its uncertainty",
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
+    _add_engine_options(rep)
 
     pop = sub.add_parser(
         "population",
@@ -466,6 +563,21 @@ def _run_report(
         label, scores = args.label, args.score
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
+    if args.file is not None and _engine(args) == "dask":
+        from ._reporting._analysis import Settings, available_cpus
+        from ._reporting._write import write_report
+
+        settings = Settings(
+            source=args.file, label=label, scores=tuple(scores), positive_label="",
+            level=args.level, n_resamples_auto=args.n_resamples == "auto",
+            jobs=args.jobs or available_cpus(), seed=args.seed, out=args.out,
+        )  # fmt: skip
+        analysis = _run_report_dask(args, progress, settings)
+        paths = write_report(analysis, args.out, progress=progress)
+        progress.finish()
+        if not args.quiet:
+            print(f"Report written to {paths['report']}")
+        return EXIT_OK
     progress.start("reading")
     data = read_labelled_scores(
         args.file,

@@ -17,6 +17,7 @@ from ._operating import precision_at_recall as _precision_at_recall
 from ._operating import recall_at_precision as _recall_at_precision
 from ._partial import area_with_options, check_prevalence, negative_factor
 from ._results import PRCurveWarning, compact_repr
+from ._thin import Thinning, thin_indices
 from ._thresholds import count_index, rule_thresholds
 from ._validation import (
     check_binary_problem,
@@ -68,6 +69,9 @@ class PRCurve:
     n_pos, n_neg : int or float
         Number (weight) of positives and negatives.
     threshold_rule : {"ge", "gt"}
+    thinning : Thinning or None
+        ``None`` for a full curve; for a curve returned by :meth:`thin`, how it was thinned and
+        the areas of the full curve (see :meth:`thin`).
     """
 
     thresholds: np.ndarray
@@ -78,6 +82,7 @@ class PRCurve:
     n_pos: float
     n_neg: float
     threshold_rule: str = "ge"
+    thinning: Thinning | None = None
 
     @classmethod
     def from_counts(cls, counts: BinaryCounts, *, threshold_rule: str = "ge") -> PRCurve:
@@ -115,7 +120,9 @@ class PRCurve:
         """Area under the curve by one of :data:`AUC_PR_METHODS` (see :func:`auc_pr`).
 
         ``recall_range=(a, b)`` gives the partial area between recalls a and b (divided by
-        ``b − a`` with ``normalize=True``); see :func:`auc_pr`.
+        ``b − a`` with ``normalize=True``); see :func:`auc_pr`.  A thinned curve (see
+        :meth:`thin`) returns the whole area of the full curve, computed before thinning; its
+        partial areas come from the thinned points.
         """
         check_choice(method, "method", tuple(AUC_PR_METHODS))
         if recall_range is not None or normalize:
@@ -123,6 +130,8 @@ class PRCurve:
                 self.tp, self.fp, self.n_pos, self.n_neg, method,
                 recall_range=recall_range, normalize=normalize,
             )  # fmt: skip
+        if self.thinning is not None:
+            return float(self.thinning.areas[method])
         if method == "average_precision":  # reuse the stored precision
             return average_precision_from(self.tp, self.precision, self.n_pos)
         return area_from_counts(self.tp, self.fp, self.n_pos, method)
@@ -268,6 +277,76 @@ class PRCurve:
         order = np.lexsort((key, r))
         return r[order], p[order]
 
+    def thin(self, max_points: int = 1000) -> PRCurve:
+        """A copy with at most ``max_points`` operating points, for drawing, logging, shipping.
+
+        Parameters
+        ----------
+        max_points : int
+            Point budget (at least 2).  Every vertex of the ROC convex hull and both end points
+            are always kept, so a curve with more hull vertices than ``max_points`` keeps them
+            all; the rest of the budget is spread evenly along the curve's path length.
+
+        Returns
+        -------
+        PRCurve
+            The curve itself when it has at most ``max_points`` points; otherwise a thinned
+            curve whose ``thinning`` records the full number of points, the bound on the
+            precision error and the areas of the full curve.
+
+        Notes
+        -----
+        The bound ``thinning.max_precision_error`` holds for the Davis–Goadrich interpolated
+        curves at every recall level (upper values at vertical drops): it is computed exactly
+        from the segments of both curves (see ``prcurve._core._thin``).  Every area
+        (``auc(method)`` and ``thinning.roc_auc``) is computed on the full curve before
+        thinning; ``achievable()`` is unchanged by thinning (the hull vertices are kept).  The
+        functional estimator ``precision_at`` and ``to_roc()`` of a thinned curve use only its
+        points (but ``to_roc().auc()`` is the full curve's area).  Thinning a thinned curve adds
+        the two bounds.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from prcurve import pr_curve
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(100_000) < 0.05
+        >>> curve = pr_curve(y, rng.normal(size=y.size) + 2 * y)
+        >>> small = curve.thin(200)
+        >>> small.tp.shape[0] <= 200, small.auc() == curve.auc()
+        (True, True)
+        >>> bool(small.thinning.max_precision_error < 0.05)
+        True
+        """
+        max_points = check_positive_int(max_points, "max_points", minimum=2)
+        k = self.tp.shape[0]
+        if k <= max_points:
+            return self
+        hull = upper_hull_indices(self.fp, self.tp)
+        keep, bound = thin_indices(self.tp, self.fp, hull, max_points)
+        if self.thinning is None:
+            areas = {m: self.auc(m) for m in AUC_PR_METHODS}
+            info = Thinning(k, bound, areas, self.to_roc().auc())
+        else:
+            previous = self.thinning
+            info = Thinning(
+                previous.n_points,
+                previous.max_precision_error + bound,
+                previous.areas,
+                previous.roc_auc,
+            )
+        return PRCurve(
+            thresholds=self.thresholds[keep],
+            tp=self.tp[keep],
+            fp=self.fp[keep],
+            precision=self.precision[keep],
+            recall=self.recall[keep],
+            n_pos=self.n_pos,
+            n_neg=self.n_neg,
+            threshold_rule=self.threshold_rule,
+            thinning=info,
+        )
+
     def to_roc(self) -> ROCCurve:
         """The same operating points in ROC space (Davis & Goadrich Theorem 3.1)."""
         return ROCCurve(
@@ -278,6 +357,7 @@ class PRCurve:
             tpr=self.tp / self.n_pos,
             n_pos=self.n_pos,
             n_neg=self.n_neg,
+            full_auc=None if self.thinning is None else self.thinning.roc_auc,
         )
 
     def achievable(self) -> PRCurve:
@@ -308,7 +388,9 @@ class PRCurve:
 class ROCCurve:
     """An empirical ROC curve: one row per operating point, thresholds decreasing.
 
-    The origin (0, 0) is implied before the first point and is not stored.
+    The origin (0, 0) is implied before the first point and is not stored.  ``full_auc`` is
+    ``None`` except for the ROC curve of a thinned PR curve (:meth:`PRCurve.thin`), where it
+    holds the area of the full curve, which :meth:`auc` then returns.
     """
 
     thresholds: np.ndarray
@@ -318,6 +400,7 @@ class ROCCurve:
     tpr: np.ndarray
     n_pos: float
     n_neg: float
+    full_auc: float | None = None
 
     @classmethod
     def from_counts(cls, counts: BinaryCounts) -> ROCCurve:
@@ -325,7 +408,12 @@ class ROCCurve:
         return PRCurve.from_counts(counts).to_roc()
 
     def auc(self) -> float:
-        """Area under the ROC curve (trapezoids from the origin; the Mann–Whitney statistic)."""
+        """Area under the ROC curve (trapezoids from the origin; the Mann–Whitney statistic).
+
+        For the ROC curve of a thinned PR curve, the area of the full curve (before thinning).
+        """
+        if self.full_auc is not None:
+            return float(self.full_auc)
         x = np.concatenate([[0.0], self.fpr])
         y = np.concatenate([[0.0], self.tpr])
         return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))

@@ -55,22 +55,14 @@ def _known_areas(curve: PRCurve, areas: dict[str, float]) -> PRCurve:
     return _KnownAreas(**{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas)
 
 
-@dataclass(frozen=True)
-class _ThinROC(ROCCurve):
+def _thin_roc(roc: ROCCurve) -> ROCCurve:
     """The operating points of a ROC curve that a figure can show, with the full curve's AUC.
 
     A ROC curve is drawn as straight segments, so keeping each pixel column's first, last,
     lowest and highest point (:func:`prcurve.plot._thin.thin_indices`) draws the same image;
-    handing the display the thinned curve spares matplotlib millions of points.
+    handing the display the thinned curve spares matplotlib millions of points.  Its
+    ``full_auc`` keeps the area of the whole curve for the legend.
     """
-
-    full_auc: float = 0.0
-
-    def auc(self) -> float:
-        return self.full_auc
-
-
-def _thin_roc(roc: ROCCurve) -> ROCCurve:
     from ..plot._thin import thin_indices
 
     keep = thin_indices(roc.fpr, roc.tpr, 0.0, 1.0)
@@ -78,7 +70,8 @@ def _thin_roc(roc: ROCCurve) -> ROCCurve:
         return roc
     arrays = {f.name: getattr(roc, f.name) for f in fields(ROCCurve)}
     arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
-    return _ThinROC(**arrays, full_auc=roc.auc())
+    arrays["full_auc"] = roc.auc()
+    return ROCCurve(**arrays)
 
 
 def render_figures(analysis: Analysis) -> list[Figure]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import io
 import os
 import secrets
@@ -29,7 +30,10 @@ __all__ = [
     "builtin_example_path",
     "check_writable",
     "curve_csv",
+    "data_files",
     "figure_png",
+    "input_bytes",
+    "is_collection",
     "read_labelled_scores",
     "write_tree",
 ]
@@ -549,3 +553,36 @@ def _rename_all(staged: Mapping[str, str]) -> None:
 def _unlink_quietly(path: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
+
+
+# --- inputs of the Dask engine (cheap: the CLI chooses the engine before importing SciPy) ---
+
+
+def data_files(path: str) -> list[str]:
+    """The data files of a file, a directory (of Parquet files) or a glob pattern."""
+    if os.path.isdir(path):
+        found = sorted(
+            os.path.join(path, f)
+            for f in os.listdir(path)
+            if f.lower().endswith((".parquet", ".pq"))
+        )
+    elif any(c in path for c in "*?["):
+        found = sorted(glob.glob(path))
+    else:
+        found = [path] if os.path.exists(path) else []
+    if not found:
+        raise InputError(f"{path}: no such file, or no Parquet files found there")
+    return found
+
+
+def input_bytes(path: str) -> int:
+    """Total size on disk of the input's files (0 for stdin or the built-in example)."""
+    try:
+        return sum(os.path.getsize(f) for f in data_files(path))
+    except (InputError, OSError):
+        return 0
+
+
+def is_collection(path: str) -> bool:
+    """True for a directory or a glob pattern (only the Dask engine reads those)."""
+    return os.path.isdir(path) or any(c in path for c in "*?[")

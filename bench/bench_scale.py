@@ -1,0 +1,191 @@
+"""Benchmark: exact PR analysis at scale -- Dask vs in-memory prcurve vs scikit-learn, one run.
+
+Usage: python bench/bench_scale.py [--rows 1e7] [--big-rows 1e8] [--workers 2]
+                                   [--skip-big | --skip-small] [--workdir DIR]
+
+Part 1 (``--rows``, 1 % positives, continuous scores): each engine runs in a fresh process, so
+its peak RSS is its own (data included).  The data are the same for all engines: Dask's own
+random generator, chunk by chunk; the in-memory engines materialise them as NumPy arrays first
+(not timed).  Rows: numpy.sort of the scores (the floor of any exact method), scikit-learn's
+precision_recall_curve + average_precision_score, prcurve.pr_curve + average precision, and
+prcurve.dask.pr_curve on the Dask arrays (local threaded scheduler, ``--workers`` threads, data
+never gathered).  Ratios are to scikit-learn and numpy.sort measured in the same run.
+
+Part 2 (``--big-rows``): the script writes a Parquet dataset (continuous scores, 1 % positives;
+in ``--workdir``, reused when present) chunk by chunk, then runs
+``prcurve report DIR --engine dask`` on it in a fresh process and reports that process's wall
+time and peak RSS (the issue's target: 10⁸ rows within 2 GB on a 2-core machine).  ``--skip-small``
+runs part 2 alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHUNK = 1_000_000
+PREVALENCE = 0.01
+
+
+def _dask_data(n: int):
+    import dask.array as da
+
+    rng = da.random.default_rng(0)
+    y = rng.random(n, chunks=CHUNK) < PREVALENCE
+    s = rng.normal(size=n, chunks=CHUNK) + 1.5 * y
+    return y, s
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child(kind: str, n: int, workers: int) -> dict:
+    """One engine on n rows in this (fresh) process: time, average precision, peak RSS."""
+    import dask
+    import numpy as np
+
+    dask.config.set(scheduler="threads", num_workers=workers)
+    y, s = _dask_data(n)
+    if kind != "dask":
+        y, s = dask.compute(y, s)
+    # imports before the clock starts (import time is not the engine's)
+    from sklearn.metrics import average_precision_score, precision_recall_curve
+
+    import prcurve
+    import prcurve.dask
+
+    t0 = time.perf_counter()
+    if kind == "numpy.sort":
+        np.sort(s)
+        ap = float("nan")
+    elif kind == "sklearn":
+        precision_recall_curve(y, s)
+        ap = float(average_precision_score(y, s))
+    elif kind == "prcurve":
+        ap = prcurve.pr_curve(y, s).auc("average_precision")
+    else:
+        ap = prcurve.dask.pr_curve(y, s).auc("average_precision")
+    return {"seconds": time.perf_counter() - t0, "ap": ap, "rss_mb": _peak_rss_mb()}
+
+
+def run_child(kind: str, n: int, workers: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", kind, "--rows", str(n), "--workers", str(workers)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def part1(n: int, workers: int) -> None:
+    rows = {kind: run_child(kind, n, workers) for kind in ("numpy.sort", "sklearn", "prcurve")}
+    rows["prcurve.dask"] = run_child("dask", n, workers)
+    t_sk, t_sort = rows["sklearn"]["seconds"], rows["numpy.sort"]["seconds"]
+    ref = rows["sklearn"]["ap"]
+    print(f"Part 1: {n:,} rows, {PREVALENCE:.0%} positives, continuous scores; "
+          f"Dask: local threads, {workers} workers")  # fmt: skip
+    head = (
+        f"{'engine':<14} {'seconds':>9} {'/sklearn':>9} {'/np.sort':>9} {'peak RSS MB':>12} "
+        f"{'AP':>10} {'|AP - sklearn|':>15}"
+    )
+    print(head)
+    print("-" * len(head))
+    for kind, r in rows.items():
+        diff = "" if kind == "numpy.sort" else f"{abs(r['ap'] - ref):.1e}"
+        ap = "" if kind == "numpy.sort" else f"{r['ap']:.6f}"
+        print(
+            f"{kind:<14} {r['seconds']:>9.2f} {r['seconds'] / t_sk:>9.2f} "
+            f"{r['seconds'] / t_sort:>9.2f} {r['rss_mb']:>12.0f} {ap:>10} {diff:>15}"
+        )
+
+
+def write_dataset(folder: Path, n: int) -> None:
+    """Parquet files of up to 10⁷ rows (row groups of 10⁶), written chunk by chunk."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(1)
+    per_file = 10 * CHUNK
+    for start in range(0, n, per_file):
+        path = folder / f"part-{start // per_file:05d}.parquet"
+        with pq.ParquetWriter(path, pa.schema([("y", pa.int8()), ("s", pa.float64())])) as w:
+            for lo in range(start, min(n, start + per_file), CHUNK):
+                m = min(CHUNK, n - lo)
+                y = rng.random(m) < PREVALENCE
+                s = rng.normal(size=m) + 1.5 * y
+                w.write_table(pa.table({"y": y.astype(np.int8), "s": s}))
+    (folder / "_rows").write_text(str(n))
+
+
+def part2(n: int, workdir: Path) -> None:
+    folder = workdir / f"prcurve-bench-{n}"
+    if not (folder / "_rows").exists():
+        t0 = time.perf_counter()
+        write_dataset(folder, n)
+        print(f"Part 2: wrote {n:,} rows to {folder} in {time.perf_counter() - t0:.0f} s")
+    size = sum(f.stat().st_size for f in folder.glob("*.parquet")) / 2**20
+    out = Path(tempfile.mkdtemp(prefix="prcurve-bench-report-"))
+    argv = ["report", str(folder), "--label", "y", "--score", "s", "--engine", "dask",
+            "--out", str(out), "--quiet"]  # fmt: skip
+    # the command in a fresh process that reports its own wall time and peak RSS
+    cmd = [sys.executable, __file__, "--child", "report", "--", *argv]
+    done = subprocess.run(
+        cmd, check=True, capture_output=True, text=True, env=dict(os.environ, MPLBACKEND="Agg")
+    )
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    seconds, rss = measured["seconds"], measured["rss_mb"]
+    summary = json.loads((out / "summary.json").read_text())
+    sc = summary["scorers"]["s"]
+    print(f"Part 2: prcurve report --engine dask on {n:,} rows ({size:,.0f} MB of Parquet)")
+    head = f"{'rows':>13} {'seconds':>9} {'peak RSS MB':>12} {'AP (exact)':>11} {'points':>7}"
+    print(head)
+    print("-" * len(head))
+    print(
+        f"{summary['data']['n']:>13,} {seconds:>9.1f} {rss:>12.0f} "
+        f"{sc['auc_pr']['average_precision']:>11.6f} {sc['n_thresholds']:>7}"
+    )
+    print(f"report: {out / 'report.html'}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--big-rows", type=float, default=1e8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workdir", default=tempfile.gettempdir())
+    parser.add_argument("--skip-big", action="store_true")
+    parser.add_argument("--skip-small", action="store_true")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("cli", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child == "report":  # ``prcurve ARGS`` in this process
+        from prcurve.cli import main as prcurve_main
+
+        t0 = time.perf_counter()
+        code = prcurve_main(args.cli)
+        seconds = time.perf_counter() - t0
+        print(json.dumps({"code": code, "seconds": seconds, "rss_mb": _peak_rss_mb()}))
+        return
+    if args.child:
+        print(json.dumps(child(args.child, int(args.rows), args.workers)))
+        return
+    if not args.skip_small:
+        part1(int(args.rows), args.workers)
+        print()
+    if not args.skip_big:
+        part2(int(args.big_rows), Path(args.workdir))
+
+
+if __name__ == "__main__":
+    main()

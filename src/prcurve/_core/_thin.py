@@ -1,0 +1,148 @@
+"""Thinning a PR curve to a few points with a stated bound on the precision error.
+
+A thinned curve keeps the end points and every vertex of the ROC convex hull (so its achievable
+curve is the full curve's), and spends the rest of its point budget evenly along the curve's
+path length in (recall, precision).  It is drawn, like the full curve, by Davis–Goadrich
+interpolation between its points.
+
+The bound
+---------
+Read both curves as functions of recall with the convention of :meth:`PRCurve.interpolate`
+(the upper value at a vertical drop).  On the recall interval ``(r_i, r_{i+1}]`` of one segment
+of the full curve, Davis–Goadrich precision ``(a + x) / (d + c x)`` is monotone in ``x``, so the
+full curve lies between ``p_i`` and ``p_{i+1}``, and the thinned curve (one segment ``A → B``
+spans the interval) between its values at ``r_i`` and ``r_{i+1}``.  The largest gap between the
+two ranges bounds ``|P_full(r) − P_thin(r)|`` there; the maximum over all segments is the
+reported bound ``max_precision_error``, computed exactly from the segments (no sampling).
+Before the first point both curves share the segment from the origin, so they agree.
+
+The functions take row blocks with one row of context (the previous point) so that
+:mod:`prcurve.dask` evaluates the same formulas partition by partition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._interpolation import dg_precision
+from ._results import compact_repr
+
+__all__ = ["Thinning", "path_steps", "segment_bounds", "spread_indices"]
+
+
+@compact_repr
+@dataclass(frozen=True)
+class Thinning:
+    """How a curve was thinned, and what was computed before thinning.
+
+    Attributes
+    ----------
+    n_points : int
+        Operating points of the full curve.
+    max_precision_error : float
+        Bound on ``|P_full(r) − P_thin(r)|`` over all recall levels, for the Davis–Goadrich
+        interpolated curves (upper values at vertical drops); see ``prcurve._core._thin``.
+    areas : mapping of str to float
+        Every AUC-PR estimate (:data:`prcurve._core._area.AUC_PR_METHODS`) of the full curve;
+        :meth:`PRCurve.auc` of a thinned curve returns these.
+    roc_auc : float
+        Area under the full ROC curve.
+    """
+
+    n_points: int
+    max_precision_error: float
+    areas: Mapping[str, float]
+    roc_auc: float
+
+
+def path_steps(recall: np.ndarray, precision: np.ndarray, prev: tuple[float, float]) -> np.ndarray:
+    """Length of each step ``|Δrecall| + |Δprecision|`` from the previous point (``prev``)."""
+    r = np.concatenate([[prev[0]], recall])
+    p = np.concatenate([[prev[1]], precision])
+    return np.abs(np.diff(r)) + np.abs(np.diff(p))
+
+
+def spread_indices(
+    cum_length: np.ndarray, start: float, total: float, n: int, offset: int = 0
+) -> np.ndarray:
+    """Global indices of the points where the cumulative path length first reaches ``j·total/n``.
+
+    ``cum_length`` is the cumulative path length at each point of a block (nondecreasing, global
+    values), ``start`` the value before the block, ``offset`` the global index of its first point;
+    ``j = 1 … n``.  Each target falls in exactly one block, so blocks can be done separately.
+    """
+    if n <= 0 or total <= 0 or cum_length.shape[0] == 0:
+        return np.empty(0, dtype=np.int64)
+    targets = total * np.arange(1, n + 1) / n
+    targets = targets[(targets > start) & (targets <= cum_length[-1])]
+    at = np.searchsorted(cum_length, targets, side="left")
+    return np.unique(at).astype(np.int64) + offset
+
+
+def segment_bounds(
+    tp: np.ndarray,
+    fp: np.ndarray,
+    index: np.ndarray,
+    kept_index: np.ndarray,
+    kept_tp: np.ndarray,
+    kept_fp: np.ndarray,
+) -> float:
+    """Largest precision gap over the full segments ``index[i] → index[i+1]`` of a block.
+
+    Parameters
+    ----------
+    tp, fp : ndarray, shape (m,)
+        Consecutive operating points of the full curve (the first may be the previous block's
+        last point, as context).
+    index : ndarray of int, shape (m,)
+        Their global indices (consecutive).
+    kept_index, kept_tp, kept_fp : ndarray, shape (h,)
+        The kept points (global indices increasing, first and last point of the curve kept).
+    """
+    if tp.shape[0] < 2:
+        return 0.0
+    tp = np.asarray(tp, dtype=np.float64)
+    fp = np.asarray(fp, dtype=np.float64)
+    t0, t1, f0, f1 = tp[:-1], tp[1:], fp[:-1], fp[1:]
+    rising = t1 > t0  # vertical segments add nothing under the upper-value convention
+    if not rising.any():
+        return 0.0
+    t0, t1, f0, f1 = t0[rising], t1[rising], f0[rising], f1[rising]
+    # the kept segment A -> B holding full segment i -> i+1: A = last kept index <= i
+    j = np.searchsorted(kept_index, index[:-1][rising], side="right") - 1
+    a_tp, a_fp = kept_tp[j], kept_fp[j]
+    b_tp, b_fp = kept_tp[j + 1], kept_fp[j + 1]
+    p0, p1 = t0 / (t0 + f0), t1 / (t1 + f1)
+    q0 = dg_precision(a_tp, a_fp, b_tp, b_fp, t0)
+    q1 = dg_precision(a_tp, a_fp, b_tp, b_fp, t1)
+    # on the segment A -> B, tp_A <= t0: dg_precision at t0 is the value just right of r_i
+    lo_f, hi_f = np.minimum(p0, p1), np.maximum(p0, p1)
+    gap = np.maximum(hi_f - np.minimum(q0, q1), np.maximum(q0, q1) - lo_f)
+    same = (a_tp == t0) & (a_fp == f0) & (b_tp == t1) & (b_fp == f1)  # the segment is kept
+    gap = np.where(same, 0.0, gap)
+    return float(max(gap.max(), 0.0))
+
+
+def thin_indices(
+    tp: np.ndarray, fp: np.ndarray, keep_required: np.ndarray, max_points: int
+) -> tuple[np.ndarray, float]:
+    """Indices kept by thinning an in-memory curve, and the precision-error bound.
+
+    ``keep_required`` are the hull vertices; the end points are added.  The remaining budget
+    (``max_points`` minus the required points) is spread evenly along the path length.
+    """
+    k = tp.shape[0]
+    required = np.union1d(keep_required, [0, k - 1]).astype(np.int64)
+    budget = max_points - required.shape[0]
+    precision = tp / np.add(tp, fp, dtype=np.float64)
+    recall = tp / np.float64(tp[-1])
+    steps = path_steps(recall, precision, (recall[0], precision[0]))
+    cum = np.cumsum(steps)
+    fill = spread_indices(cum, 0.0, float(cum[-1]), budget)
+    keep = np.union1d(required, fill)  # at most max(max_points, len(required)) points
+    index = np.arange(k)
+    bound = segment_bounds(tp, fp, index, keep, tp[keep], fp[keep])
+    return keep, bound

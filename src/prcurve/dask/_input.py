@@ -1,0 +1,157 @@
+"""Dask inputs: one frame of (label, score, weight) columns, validated before any sort.
+
+Validation is one pass of reductions over the rows (distinct labels, non-finite scores, bad
+weights, class totals); the labels are then checked by the shared helper of
+``prcurve._core._validation``, so the messages are the in-memory ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._core._validation import check_binary_problem
+
+__all__ = ["Checked", "check_dask_problem", "dask_frame"]
+
+#: Partitions with more distinct labels than this stop listing them (the problem is not binary).
+_LABEL_LIMIT = 8
+
+
+def _as_series(value: Any, name: str) -> Any:
+    import dask.array as da
+    import dask.dataframe as dd
+
+    if isinstance(value, da.Array):
+        if value.ndim == 2 and 1 in value.shape:
+            value = value.reshape(-1)
+        if value.ndim != 1:
+            raise ValueError(f"{name}: expected a 1-D dask array, got shape {value.shape}")
+        return dd.from_dask_array(value)
+    if isinstance(value, dd.DataFrame) and len(value.columns) == 1:
+        return value[value.columns[0]]
+    if isinstance(value, dd.Series):
+        return value
+    raise TypeError(
+        f"{name}: expected a dask array or a dask dataframe column, got {type(value).__name__}"
+    )
+
+
+def dask_frame(y_true: Any, y_score: Any, sample_weight: Any = None) -> Any:
+    """A dask DataFrame with columns ``y``, ``s`` (and ``w``), partitions aligned."""
+    s = _as_series(y_score, "y_score")
+    y = _as_series(y_true, "y_true")
+    frame = s.rename("s").to_frame()
+    try:
+        frame = frame.assign(y=y.rename("y"))
+        if sample_weight is not None:
+            frame = frame.assign(w=_as_series(sample_weight, "sample_weight").rename("w"))
+    except (ValueError, NotImplementedError) as err:
+        raise ValueError(
+            "y_true, y_score, sample_weight: expected columns of one dask DataFrame or dask "
+            f"arrays with the same chunks, got misaligned inputs ({err})"
+        ) from None
+    return frame
+
+
+def _partition_stats(part: Any) -> dict[str, Any]:
+    """Reductions of one partition (a pandas DataFrame with y, s[, w])."""
+    s = part["s"].to_numpy()
+    out: dict[str, Any] = {"n": s.shape[0]}
+    if s.dtype.kind not in "biuf":
+        try:
+            s = s.astype(np.float64)
+        except (TypeError, ValueError):
+            out["not_numbers"] = True
+            return out
+    bad = ~np.isfinite(s) if s.dtype.kind == "f" else np.zeros(s.shape[0], bool)
+    out["n_bad"] = int(bad.sum())
+    out["n_nan"] = int(np.isnan(s).sum()) if s.dtype.kind == "f" else 0
+    y = part["y"].to_numpy()
+    labels, inverse = np.unique(y, return_inverse=True)
+    out["labels"] = labels[:_LABEL_LIMIT]
+    out["n_labels"] = labels.shape[0]
+    if "w" in part:
+        w = part["w"].to_numpy().astype(np.float64)
+        out["w_bad"] = int((~np.isfinite(w)).sum())
+        out["w_neg"] = int((w < 0).sum())
+        if labels.shape[0] <= _LABEL_LIMIT:
+            out["w_sum"] = np.bincount(inverse, weights=w, minlength=labels.shape[0])
+            out["w_sq"] = np.bincount(inverse, weights=w * w, minlength=labels.shape[0])
+    else:
+        out["count"] = np.bincount(inverse, minlength=labels.shape[0])
+    return out
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The outcome of validation: which labels are positive, and class totals."""
+
+    positive_labels: list[Any]
+    weighted: bool
+    n_rows: int
+    n_pos: float
+    n_neg: float
+    n_pos_effective: float
+
+
+def check_dask_problem(frame: Any, pos_label: Any = None) -> Checked:
+    """One pass of reductions over the rows; raise clear errors before anything is sorted."""
+    import dask
+
+    stats = dask.compute(*[dask.delayed(_partition_stats)(p) for p in frame.to_delayed()])
+    n_rows = sum(st["n"] for st in stats)
+    if n_rows == 0:
+        raise ValueError("y_true: expected at least one sample, got an empty array")
+    if any(st.get("not_numbers") for st in stats):
+        raise TypeError("y_score: expected numbers, got a non-numeric column")
+    n_bad = sum(st["n_bad"] for st in stats)
+    if n_bad:
+        n_nan = sum(st["n_nan"] for st in stats)
+        kind = "NaN" if n_nan else "infinite value"
+        raise ValueError(
+            f"y_score: expected finite numbers, got {kind}s "
+            f"({n_bad} non-finite value{'s' if n_bad > 1 else ''} in total, {n_nan} NaN); "
+            "nothing was sorted"
+        )
+    if any(st["n_labels"] > _LABEL_LIMIT for st in stats):
+        raise ValueError(f"y_true: expected two classes, got more than {_LABEL_LIMIT}")
+    labels = np.unique(np.concatenate([np.asarray(st["labels"]) for st in stats]))
+    # the shared helper decides what the labels mean (pos_label, {-1, 1}, booleans, errors)
+    is_pos, _, _ = check_binary_problem(
+        labels, np.zeros(labels.shape[0]), None, pos_label, require_both=False
+    )
+    positive = [v.item() if hasattr(v, "item") else v for v in labels[is_pos]]
+    weighted = "w_sum" in stats[0] or "w_bad" in stats[0]
+    pos_total: float = 0
+    neg_total: float = 0
+    pos_sq = 0.0
+    for st in stats:
+        if st["n"] == 0:
+            continue
+        mask = np.isin(st["labels"], labels[is_pos])
+        if weighted:
+            if st["w_bad"] or st["w_neg"]:
+                problem = "finite" if st["w_bad"] else "non-negative"
+                raise ValueError(
+                    f"sample_weight: expected {problem} weights, got some that are not"
+                )
+            pos_total += float(st["w_sum"][mask].sum())
+            neg_total += float(st["w_sum"][~mask].sum())
+            pos_sq += float(st["w_sq"][mask].sum())
+        else:
+            pos_total += int(st["count"][mask].sum())
+            neg_total += int(st["count"][~mask].sum())
+    if weighted and pos_total + neg_total == 0:
+        raise ValueError("sample_weight: expected some positive weight, got all zeros")
+    if pos_total == 0 or neg_total == 0:
+        missing = "positive" if pos_total == 0 else "negative"
+        raise ValueError(
+            f"y_true: expected both classes, got only "
+            f"{'negatives' if pos_total == 0 else 'positives'} (no {missing} sample"
+            f"{' with positive weight' if weighted else ''})"
+        )
+    n_eff = pos_total**2 / pos_sq if weighted else pos_total
+    return Checked(positive, weighted, n_rows, pos_total, neg_total, n_eff)

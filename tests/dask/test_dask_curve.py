@@ -1,0 +1,187 @@
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+
+import prcurve  # noqa: E402
+import prcurve.dask  # noqa: E402
+from prcurve._core._area import AUC_PR_METHODS  # noqa: E402
+
+from ..core.test_thin import observed_error  # noqa: E402
+
+
+def make(kind, rng, n=6000):
+    y = rng.random(n) < 0.1
+    y[:2] = True, False
+    s = rng.normal(size=n) + 1.5 * y
+    w = None
+    if kind == "ties":
+        s = np.round(s * 4) / 4
+    elif kind == "weights":
+        s = np.round(s, 1)
+        w = rng.choice([0.0, 0.5, 1.0, 2.5], size=n)
+        w[:2] = 1.0
+    elif kind == "dominant_tie":  # 90 % of the rows at score 0
+        s = np.where(rng.random(n) < 0.9, 0.0, np.round(s, 2))
+    elif kind == "constant":
+        s = np.full(n, 0.25)
+    elif kind == "continuous":
+        pass
+    elif kind == "integers":
+        s = np.floor(s * 3).astype(np.int64)
+    return y, s, w
+
+
+def as_dask(v, parts):
+    return None if v is None else da.from_array(v, chunks=-(-v.shape[0] // parts))
+
+
+def assert_areas(got, full):
+    for method in AUC_PR_METHODS:
+        assert got.auc(method) == pytest.approx(full.auc(method), abs=1e-12), method
+
+
+@pytest.mark.parametrize("kind", ["ties", "weights", "dominant_tie", "constant", "integers"])
+@pytest.mark.parametrize("parts", [1, 3, 7])
+def test_equals_in_memory_exactly(rng, kind, parts):
+    y, s, w = make(kind, rng)
+    full = prcurve.pr_curve(y, s, sample_weight=w)
+    got = prcurve.dask.pr_curve(
+        as_dask(y, parts), as_dask(s, parts), sample_weight=as_dask(w, parts)
+    )
+    assert got.thinning is None
+    np.testing.assert_array_equal(got.thresholds, full.thresholds)
+    assert got.thresholds.dtype == full.thresholds.dtype
+    if w is None:
+        np.testing.assert_array_equal(got.tp, full.tp)
+        np.testing.assert_array_equal(got.fp, full.fp)
+        assert got.tp.dtype == np.int64 and (got.n_pos, got.n_neg) == (full.n_pos, full.n_neg)
+    else:
+        np.testing.assert_allclose(got.tp, full.tp, rtol=1e-12)
+        np.testing.assert_allclose(got.fp, full.fp, rtol=1e-12)
+    assert_areas(got, full)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "weights_continuous", "dominant_tie"])
+@pytest.mark.parametrize("parts", [1, 4, 9])
+def test_thinned_curve_carries_the_exact_areas_and_hull(rng, kind, parts):
+    y, s, w = make("continuous", rng, n=8000)
+    if kind == "weights_continuous":
+        w = rng.random(y.size) * 2
+    elif kind == "dominant_tie":
+        s = np.where(rng.random(y.size) < 0.9, 0.0, s)
+    full = prcurve.pr_curve(y, s, sample_weight=w)
+    got = prcurve.dask.pr_curve(
+        as_dask(y, parts), as_dask(s, parts), sample_weight=as_dask(w, parts), max_points=150
+    )
+    info = got.thinning
+    assert info.n_points == full.tp.shape[0] > 150
+    assert got.tp.shape[0] <= max(150, full.achievable().tp.shape[0] + 1)
+    assert_areas(got, full)
+    assert info.roc_auc == pytest.approx(full.to_roc().auc(), abs=1e-12)
+    a, b = got.achievable(), full.achievable()
+    np.testing.assert_array_equal(a.thresholds, b.thresholds)
+    np.testing.assert_allclose(a.tp, b.tp, rtol=1e-12)
+    assert got.thresholds[0] == full.thresholds[0] and got.thresholds[-1] == full.thresholds[-1]
+    assert observed_error(full, got) <= info.max_precision_error + 1e-12
+    # the in-memory thinning of the same curve has the same kind of bound
+    assert info.max_precision_error < 4 * full.thin(150).thinning.max_precision_error + 1e-9
+
+
+def test_interpolated_median_groups_spanning_many_partitions(rng):
+    """Long runs of negative-only scores cross partitions: the medians are found across them."""
+    n = 3000
+    s = np.arange(n, dtype=np.float64)[::-1]
+    y = np.zeros(n, bool)
+    y[[0, 5, 1200, 2999]] = True
+    full = prcurve.pr_curve(y, s)
+    for parts in (2, 13, 50):
+        got = prcurve.dask.pr_curve(as_dask(y, parts), as_dask(s, parts), max_points=20)
+        assert_areas(got, full)
+
+
+def test_dataframe_columns_pos_label_and_curve_path(rng, tmp_path):
+    y, s, _ = make("continuous", rng, n=5000)
+    pdf = pd.DataFrame({"label": np.where(y, "fraud", "ok"), "score": s})
+    ddf = dd.from_pandas(pdf, npartitions=5)
+    got = prcurve.dask.pr_curve(
+        ddf["label"], ddf["score"], pos_label="fraud", max_points=100, curve_path=tmp_path / "c"
+    )
+    full = prcurve.pr_curve(y, s)
+    assert_areas(got, full)
+    written = pd.read_parquet(tmp_path / "c").sort_values("threshold", ascending=False)
+    np.testing.assert_array_equal(written["threshold"], full.thresholds)
+    np.testing.assert_array_equal(written["tp"], full.tp)
+    np.testing.assert_array_equal(written["fp"], full.fp)
+    np.testing.assert_allclose(written["precision"], full.precision, rtol=1e-15)
+
+
+def test_auc_pr_and_intervals_weighted(rng):
+    y, s, w = make("weights", rng)
+    ref = prcurve.auc_pr_ci(y, s, sample_weight=w, method="davis_goadrich", interval="binomial")
+    got = prcurve.dask.auc_pr_ci(
+        as_dask(y, 3),
+        as_dask(s, 3),
+        sample_weight=as_dask(w, 3),
+        method="davis_goadrich",
+        interval="binomial",
+    )
+    assert got.estimate == pytest.approx(ref.estimate, abs=1e-12)
+    assert got.n_pos == pytest.approx(ref.n_pos, rel=1e-12)
+    assert got.interval.low == pytest.approx(ref.interval.low, abs=1e-12)
+    for method in AUC_PR_METHODS:
+        assert prcurve.dask.auc_pr(
+            as_dask(y, 4), as_dask(s, 4), sample_weight=as_dask(w, 4), method=method
+        ) == pytest.approx(prcurve.auc_pr(y, s, sample_weight=w, method=method), abs=1e-12)
+
+
+def test_workdir_memory_and_distributed_client(rng):
+    distributed = pytest.importorskip("distributed")
+    y, s, _ = make("ties", rng, n=3000)
+    full = prcurve.pr_curve(y, s)
+    with distributed.Client(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+    ) as client:
+        got = prcurve.dask.pr_curve(
+            as_dask(y, 3), as_dask(s, 3), scheduler=client, workdir="memory"
+        )
+    np.testing.assert_array_equal(got.tp, full.tp)
+    got = prcurve.dask.pr_curve(as_dask(y, 3), as_dask(s, 3), scheduler="sync")
+    np.testing.assert_array_equal(got.fp, full.fp)
+
+
+def test_errors(rng):
+    y, s, _ = make("ties", rng, n=100)
+    bad = s.copy()
+    bad[[3, 50]] = np.nan
+    with pytest.raises(
+        ValueError, match=r"y_score: expected finite numbers, got NaNs \(2 non-finite"
+    ):
+        prcurve.dask.pr_curve(as_dask(y, 2), as_dask(bad, 2))
+    with pytest.raises(ValueError, match="y_true: expected both classes, got only negatives"):
+        prcurve.dask.pr_curve(as_dask(np.zeros(100, bool), 2), as_dask(s, 2))
+    with pytest.raises(ValueError, match="y_true: expected two classes, got 3"):
+        prcurve.dask.pr_curve(as_dask(np.arange(100) % 3, 2), as_dask(s, 2))
+    with pytest.raises(ValueError, match="pos_label: expected one of the labels"):
+        prcurve.dask.pr_curve(as_dask(y, 2), as_dask(s, 2), pos_label=7)
+    with pytest.raises(
+        TypeError, match="y_score: expected a dask array or a dask dataframe column, got ndarray"
+    ):
+        prcurve.dask.pr_curve(as_dask(y, 2), s)
+    with pytest.raises(ValueError, match="sample_weight: expected non-negative weights"):
+        prcurve.dask.pr_curve(as_dask(y, 2), as_dask(s, 2), sample_weight=as_dask(-np.ones(100), 2))
+    with pytest.raises(ValueError, match="max_points: expected an integer >= 2"):
+        prcurve.dask.pr_curve(as_dask(y, 2), as_dask(s, 2), max_points=1)
+    with pytest.raises(ValueError, match="method: expected one of"):
+        prcurve.dask.auc_pr(as_dask(y, 2), as_dask(s, 2), method="roc")
+
+
+def test_import_prcurve_does_not_import_dask():
+    code = "import sys, prcurve; assert 'dask' not in sys.modules, 'dask imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,247 @@
+"""``prcurve report --engine dask``: the same numbers as the in-memory report, clear errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("dask.dataframe")
+
+import prcurve
+from prcurve._core._area import AUC_PR_METHODS
+from prcurve.cli import main
+
+
+def write_parts(folder, rng, *, n=3000, parts=3, labels=(0, 1), ties=True):
+    """A directory of Parquet files; returns it and the concatenated rows."""
+    folder.mkdir()
+    frames = []
+    for i in range(parts):
+        y = rng.random(n) < 0.15
+        a = rng.normal(size=n) + 1.2 * y
+        frame = pd.DataFrame(
+            {
+                "y": np.where(y, labels[1], labels[0]),
+                "a": np.round(a, 1) if ties else a,
+                "b": np.where(rng.random(n) < 0.9, 0.0, rng.normal(size=n) + y),  # 90 % tied
+            }
+        )
+        frame.to_parquet(folder / f"part{i}.parquet", index=False)
+        frames.append(frame)
+    return folder, pd.concat(frames, ignore_index=True)
+
+
+def report(*args):
+    code = main(["report", *map(str, args), "--quiet"])
+    return code
+
+
+def flat(value, prefix=""):
+    """A nested JSON value as {path: leaf} (so numbers compare with pytest.approx)."""
+    if isinstance(value, dict):
+        return {k: v for key, sub in value.items() for k, v in flat(sub, f"{prefix}/{key}").items()}
+    if isinstance(value, list):
+        return {k: v for i, sub in enumerate(value) for k, v in flat(sub, f"{prefix}/{i}").items()}
+    return {prefix: value}
+
+
+def assert_same_numbers(got, ref):
+    got, ref = flat(got), flat(ref)
+    assert got.keys() == ref.keys()
+    for key, value in ref.items():
+        if isinstance(value, float):
+            assert got[key] == pytest.approx(value, abs=1e-12), key
+        else:
+            assert got[key] == value, key
+
+
+def summary(out):
+    return json.loads((out / "summary.json").read_text())
+
+
+def test_all_rows_sampled_gives_the_in_memory_report(tmp_path, rng):
+    """With a subsample as large as the data, every number equals the in-memory report's."""
+    folder, rows = write_parts(tmp_path / "data", rng)
+    single = tmp_path / "all.parquet"
+    rows.to_parquet(single, index=False)
+    common = ["--label", "y", "--score", "a", "--score", "b", "--n-resamples", "50"]
+    assert report(folder, *common, "--engine", "dask", "--out", tmp_path / "d") == 0
+    assert report(single, *common, "--engine", "memory", "--out", tmp_path / "m") == 0
+    got, ref = summary(tmp_path / "d"), summary(tmp_path / "m")
+    assert got["data"] == ref["data"]
+    for name in ("a", "b"):
+        g, r = got["scorers"][name], ref["scorers"][name]
+        for method in AUC_PR_METHODS:
+            assert g["auc_pr"][method] == pytest.approx(r["auc_pr"][method], abs=1e-12)
+        for key in ("roc_auc", "roc_hull_auc", "auprg", "auprg_hull", "n_thresholds"):
+            assert g[key] == pytest.approx(r[key], abs=1e-12)
+        assert_same_numbers(g["auc_pr_ci"], r["auc_pr_ci"])
+        assert any("on all 9,000 rows" in note for note in g["notes"])
+    assert got["comparisons"]
+    assert_same_numbers(got["comparisons"], ref["comparisons"])
+
+
+def test_subsample_keeps_exact_areas_and_says_what_was_sampled(tmp_path, rng):
+    folder, rows = write_parts(tmp_path / "data", rng, n=4000, ties=False)
+    out = tmp_path / "o"
+    code = report(folder, "--label", "y", "--score", "a", "--subsample", "2000",
+                  "--n-resamples", "20", "--out", out)  # fmt: skip
+    assert code == 0  # --engine auto: a directory goes to Dask
+    got = summary(out)
+    y, a = rows["y"].to_numpy() == 1, rows["a"].to_numpy()
+    full = prcurve.pr_curve(y, a)
+    assert got["data"]["n"] == 12_000 and got["data"]["n_pos"] == int(y.sum())
+    sc = got["scorers"]["a"]
+    for method in AUC_PR_METHODS:
+        assert sc["auc_pr"][method] == pytest.approx(full.auc(method), abs=1e-12)
+    assert sc["roc_auc"] == pytest.approx(full.to_roc().auc(), abs=1e-12)
+    assert sc["roc_hull_auc"] == pytest.approx(full.to_roc().convex_hull().auc(), abs=1e-12)
+    # 12,000 distinct scores: the curves shown are thinned, with the bound stated
+    assert sc["n_thresholds"] <= 5000 < full.tp.shape[0]
+    notes = " ".join(sc["notes"])
+    assert "uniform random subsample of" in notes and "of the 12,000 rows" in notes
+    assert "precision differs from the full curve's by at most" in notes
+    logit = prcurve.auc_pr_interval(full.auc(), int(y.sum()), interval="logit")
+    assert sc["auc_pr_ci"]["average_precision"]["logit"]["low"] == pytest.approx(
+        logit.interval.low, abs=1e-12
+    )
+
+
+def test_glob_text_labels_and_the_sync_scheduler(tmp_path, rng):
+    folder, rows = write_parts(tmp_path / "data", rng, labels=("ok", "fraud"))
+    out = tmp_path / "o"
+    code = report(str(folder / "part*.parquet"), "--label", "y", "--score", "b",
+                  "--pos-label", "fraud", "--scheduler", "sync", "--n-resamples", "20",
+                  "--out", out)  # fmt: skip
+    assert code == 0
+    got = summary(out)
+    y = rows["y"].to_numpy() == "fraud"
+    assert got["settings"]["positive_label"] == "fraud"
+    assert got["scorers"]["b"]["auc_pr"]["average_precision"] == pytest.approx(
+        prcurve.auc_pr(y, rows["b"].to_numpy()), abs=1e-12
+    )
+
+
+def test_auto_engine_uses_memory_for_a_small_file_and_dask_above_the_budget(tmp_path, rng):
+    from prcurve.cli import _engine, build_parser
+
+    folder, _ = write_parts(tmp_path / "data", rng)
+    one = str(folder / "part0.parquet")
+    parser = build_parser()
+    args = parser.parse_args(["report", one, "--label", "y", "--score", "a"])
+    assert _engine(args) == "memory"
+    args = parser.parse_args(["report", str(folder), "--label", "y", "--score", "a"])
+    assert _engine(args) == "dask"
+    args = parser.parse_args(["report", one, "--label", "y", "--score", "a", "--memory-budget",
+                              "1"])  # fmt: skip
+    assert _engine(args) == "memory"  # a file under 1 MB
+    big = tmp_path / "big.parquet"
+    pd.DataFrame({"y": np.arange(300_000) % 2, "a": rng.random(300_000)}).to_parquet(big)
+    assert big.stat().st_size > 2**20
+    args = parser.parse_args(["report", str(big), "--label", "y", "--score", "a",
+                              "--memory-budget", "1"])  # fmt: skip
+    assert _engine(args) == "dask"
+
+
+def test_auto_engine_without_dask(tmp_path, rng, monkeypatch, capsys):
+    """Without the dask extra a big file is read in memory; a directory is a clear error."""
+    from prcurve.cli import _engine, build_parser
+
+    folder, _ = write_parts(tmp_path / "data", rng, n=200, parts=1)
+    monkeypatch.setitem(sys.modules, "dask", None)  # import fails
+    one = str(folder / "part0.parquet")
+    args = build_parser().parse_args(["report", one, "--label", "y", "--score", "a",
+                                      "--memory-budget", "1"])  # fmt: skip
+    args.memory_budget = 0  # any file is "big"
+    assert _engine(args) == "memory"
+    code = main(["report", str(folder), "--label", "y", "--score", "a", "--quiet",
+                 "--out", str(tmp_path / "o")])  # fmt: skip
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "--engine dask needs Dask; install it with 'pip install prcurve[dask]'" in err
+    assert not (tmp_path / "o").exists()
+
+
+BAD = [
+    pytest.param(["--score", "zzz"], {}, r"no column .zzz. in .*p.parquet; the columns", id="col"),
+    pytest.param(["--score", "a"], {"labels3": True}, r"3 distinct labels, expected two", id="3"),
+    pytest.param(["--score", "a", "--pos-label", "7"], {}, r"--pos-label '7' is not", id="pos"),
+    pytest.param(
+        ["--score", "a"],
+        {"nan": True},
+        r"column 'a': y_score: expected finite numbers, got NaNs .*nothing was sorted",
+        id="nan",
+    ),
+    pytest.param(
+        ["--score", "a"], {"text": True}, r"cannot tell which label in column 'y' is", id="text"
+    ),
+]
+
+
+@pytest.mark.parametrize(("extra", "spoil", "message"), BAD)
+def test_bad_input_is_one_clear_line_and_no_output(tmp_path, rng, capsys, extra, spoil, message):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    n = 200
+    frame = pd.DataFrame({"y": (rng.random(n) < 0.3).astype(int), "a": rng.normal(size=n)})
+    if spoil.get("labels3"):
+        frame.loc[5, "y"] = 2
+    if spoil.get("nan"):
+        frame.loc[7, "a"] = np.nan
+    if spoil.get("text"):
+        frame["y"] = np.where(frame["y"] == 1, "cat", "dog")
+    frame.to_parquet(folder / "p.parquet", index=False)
+    out = tmp_path / "o"
+    code = main(["report", str(folder), "--label", "y", *extra, "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert err.startswith("prcurve: error: ") and err.count("\n") == 1
+    assert __import__("re").search(message, err), err
+    assert not out.exists()
+
+
+def test_no_files_matched_is_an_error(tmp_path, capsys):
+    code = main(["report", str(tmp_path / "nothing*.parquet"), "--label", "y", "--score", "a",
+                 "--out", str(tmp_path / "o"), "--quiet"])  # fmt: skip
+    assert code == 1
+    assert "no such file, or no Parquet files found there" in capsys.readouterr().err
+
+
+def test_scheduler_address_runs_on_the_cluster_with_scores_in_worker_memory(tmp_path, rng):
+    distributed = pytest.importorskip("distributed")
+    folder, rows = write_parts(tmp_path / "data", rng, n=1000, parts=2)
+    out = tmp_path / "o"
+    with distributed.LocalCluster(
+        processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
+    ) as cluster:
+        code = report(folder, "--label", "y", "--score", "a", "--scheduler",
+                      cluster.scheduler_address, "--n-resamples", "20", "--out", out)  # fmt: skip
+    assert code == 0
+    y = rows["y"].to_numpy() == 1
+    got = summary(out)["scorers"]["a"]["auc_pr"]["davis_goadrich"]
+    assert got == pytest.approx(prcurve.auc_pr(y, rows["a"].to_numpy(), method="davis_goadrich"))
+
+
+def test_csv_glob(tmp_path, rng):
+    _, rows = write_parts(tmp_path / "data", rng, n=800, parts=2)
+    for i, half in enumerate((rows.iloc[:800], rows.iloc[800:])):
+        half.to_csv(tmp_path / f"c{i}.csv", index=False)
+    out = tmp_path / "o"
+    code = report(str(tmp_path / "c*.csv"), "--label", "y", "--score", "a", "--engine", "dask",
+                  "--n-resamples", "20", "--out", out)  # fmt: skip
+    assert code == 0
+    got = summary(out)["scorers"]["a"]["auc_pr"]["interpolated_median"]
+    want = prcurve.auc_pr(rows["y"] == 1, rows["a"], method="interpolated_median")
+    assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_weight_column_is_refused_clearly(tmp_path, rng, capsys):
+    folder, _ = write_parts(tmp_path / "data", rng, n=200, parts=1)
+    code = main(["report", str(folder), "--label", "y", "--score", "a", "--weight", "b",
+                 "--quiet", "--out", str(tmp_path / "o")])  # fmt: skip
+    assert code == 1
+    assert "--weight: not supported by --engine dask yet" in capsys.readouterr().err
