@@ -100,17 +100,17 @@ class MultiPRCurvesDisplay:
             r, p = curve.interpolate()
             (lines[label],) = ax.plot(
                 r, p, color=color_cycle(j), linewidth=1.1, alpha=0.85,
-                label=f"{label} ({short} {areas[j]:.3f})",
+                label=f"{label} ({short} = {areas[j]:.3f})",
             )  # fmt: skip
         if micro:
             r, p = res.micro.interpolate()
             (lines["micro"],) = ax.plot(
                 r, p, color="black", linewidth=2.2, linestyle="--",
-                label=f"micro ({short} {res.auc(auc_method, average='micro'):.3f})",
+                label=f"micro ({short} = {res.auc(auc_method, average='micro'):.3f})",
             )  # fmt: skip
         ax.set_title(
-            f"macro {short} {res.auc(auc_method, average='macro'):.3f} · "
-            f"weighted {res.auc(auc_method, average='weighted'):.3f}",
+            f"macro {short} = {res.auc(auc_method, average='macro'):.3f} · "
+            f"weighted = {res.auc(auc_method, average='weighted'):.3f}",
             fontsize="medium",
         )
         unit_square(ax, "Recall", "Precision")
@@ -211,13 +211,13 @@ class CVPRCurvesDisplay:
         title = f"{self.name}: " if self.name else ""
         (artists["mean"],) = ax.plot(
             res.recall, res.mean_precision, color=color, linewidth=2.2,
-            label=f"vertical average (mean {short} {fa.mean:.3f} [{lo:.3f}, {hi:.3f}])",
+            label=f"vertical average (mean {short} = {fa.mean:.3f} [{lo:.3f}, {hi:.3f}])",
         )  # fmt: skip
         if pooled:
             r, p = res.pooled.interpolate()
             (artists["pooled"],) = ax.plot(
                 r, p, color=color_cycle(5), linewidth=1.2, linestyle="--",
-                label=f"pooled out-of-fold ({short} {fa.pooled:.3f})",
+                label=f"pooled out-of-fold ({short} = {fa.pooled:.3f})",
             )  # fmt: skip
         if threshold_average:
             (artists["threshold_average"],) = ax.plot(
