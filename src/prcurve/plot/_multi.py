@@ -11,9 +11,12 @@ from .._multi._curves import MultiPRCurves, pr_curves
 from .._multi._folds import CVPRCurves, cv_pr_curves
 from .._multi._sklearn import fold_scores_from_cv_results
 from ._pr import AUC_LABELS
-from ._style import REFERENCE_GREY, color_cycle, get_axes, unit_square
+from ._style import OKABE_ITO, REFERENCE_GREY, color_cycle, get_axes, unit_square
 
 __all__ = ["CVPRCurvesDisplay", "MultiPRCurvesDisplay"]
+
+#: Line styles of classes beyond the palette (colours repeat, styles tell them apart).
+CLASS_STYLES = ("-", "-.", ":")
 
 
 class MultiPRCurvesDisplay:
@@ -100,6 +103,7 @@ class MultiPRCurvesDisplay:
             r, p = curve.interpolate()
             (lines[label],) = ax.plot(
                 r, p, color=color_cycle(j), linewidth=1.1, alpha=0.85,
+                linestyle=CLASS_STYLES[j // len(OKABE_ITO) % len(CLASS_STYLES)],
                 label=f"{label} ({short} = {areas[j]:.3f})",
             )  # fmt: skip
         if micro:
@@ -233,6 +237,6 @@ class CVPRCurvesDisplay:
             ax.set_title(title.rstrip(": "), fontsize="medium")
         unit_square(ax, "Recall", "Precision")
         if legend:
-            ax.legend(loc="lower left", fontsize="x-small", framealpha=0.9)
+            ax.legend(loc="best", fontsize="x-small", framealpha=0.9)
         self.ax_, self.figure_, self.artists_ = ax, ax.figure, artists
         return self

@@ -1,0 +1,141 @@
+"""``prcurve report --score-prefix`` / ``--multiclass`` (one-vs-rest) and ``--fold``
+(cross-validation): the numbers written equal the library's, and bad input is one clear line."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score
+
+from prcurve import auc_pr, cv_pr_curves
+from prcurve.cli import main
+
+
+@pytest.fixture
+def multiclass_csv(tmp_path):
+    rng = np.random.default_rng(5)
+    n, names = 240, ["cat", "dog", "eel"]
+    y = rng.integers(0, 3, size=n)
+    s = rng.normal(size=(n, 3)) + 1.3 * (y[:, None] == np.arange(3))
+    fold = np.arange(n) % 4
+    lines = ["animal,p_cat,p_dog,p_eel,fold,is_cat"]
+    for i in range(n):
+        lines.append(
+            f"{names[y[i]]},{','.join(repr(v) for v in s[i].tolist())},f{fold[i]},{int(y[i] == 0)}"
+        )
+    path = tmp_path / "mc.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path, np.array(names)[y], s, fold
+
+
+def test_multiclass_report_numbers(multiclass_csv, tmp_path):
+    path, y, s, _ = multiclass_csv
+    out = tmp_path / "rep"
+    args = [str(path), "--label", "animal", "--score-prefix", "p_", "--out", str(out)]
+    assert main(["report", *args, "--quiet", "--n-resamples", "200"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["kind"] == "multiclass" and list(summary["classes"]) == ["cat", "dog", "eel"]
+    onehot = (y[:, None] == np.array(["cat", "dog", "eel"])).astype(int)
+    for average in ("macro", "weighted", "micro"):
+        entry = summary["averages"][average]
+        ref = average_precision_score(onehot, s, average=average)
+        assert entry["average_precision"] == pytest.approx(ref, rel=1e-12)
+        assert entry["interval"][0] < ref < entry["interval"][1]
+        assert entry["davis_goadrich"] == pytest.approx(
+            auc_pr(y, s, labels=["cat", "dog", "eel"], average=average, method="davis_goadrich")
+        )
+    assert summary["classes"]["dog"]["support"] == int(np.sum(y == "dog"))
+    assert {"report.html", "pr_curves.png", "curves/one_vs_rest.csv"} <= set(summary["files"])
+    assert (out / "pr_curves.png").read_bytes()[:4] == b"\x89PNG"
+    page = (out / "report.html").read_text()
+    assert "Averaged AUC-PR" in page and "eel" in page
+    # the class columns listed with --multiclass (named by their class): the same numbers
+    named = tmp_path / "named.csv"
+    named.write_text(path.read_text().replace("p_cat,p_dog,p_eel", "cat,dog,eel", 1))
+    out2 = tmp_path / "rep2"
+    cols = ["--score", "cat", "--score", "dog", "--score", "eel"]
+    code = main(["report", str(named), "--label", "animal", "--multiclass", *cols,
+                 "--out", str(out2), "--quiet", "--n-resamples", "200"])  # fmt: skip
+    assert code == 0
+    other = json.loads((out2 / "summary.json").read_text())
+    assert other["averages"] == summary["averages"]
+
+
+def test_cv_report_numbers(multiclass_csv, tmp_path):
+    path, y, s, fold = multiclass_csv
+    out = tmp_path / "cv"
+    args = [str(path), "--label", "is_cat", "--score", "p_cat", "--fold", "fold"]
+    assert main(["report", *args, "--out", str(out), "--quiet", "--level", "0.9"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["kind"] == "cross_validation" and summary["settings"]["positive_label"] == "1"
+    ref = cv_pr_curves(y == "cat", s[:, 0], fold, level=0.9)
+    for method, fa in ref.auc.items():
+        entry = summary["scores"]["p_cat"]["auc"][method]
+        assert entry["per_fold"] == pytest.approx(fa.per_fold.tolist(), rel=1e-12)
+        assert entry["interval"] == pytest.approx([fa.interval.low, fa.interval.high], rel=1e-12)
+        assert entry["pooled"] == pytest.approx(fa.pooled, rel=1e-12)
+    assert summary["scores"]["p_cat"]["folds"] == ["f0", "f1", "f2", "f3"]
+    table = (out / "curves" / "score_0_vertical_average.csv").read_text().splitlines()
+    assert table[0] == "recall,mean_precision,std_precision,band_low,band_high"
+    got = np.array([[float(v) for v in row.split(",")] for row in table[1:]])
+    np.testing.assert_array_equal(got[:, 1], ref.mean_precision)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--label", "animal", "--score-prefix", "q_"], "no column starts with --score-prefix"),
+        (["--label", "nope", "--score-prefix", "p_"], "no column 'nope'"),
+        (["--label", "animal", "--score", "p_cat", "--fold", "fold"], "3 distinct labels"),
+        (["--label", "is_cat", "--score", "animal", "--fold", "fold"],
+         "column 'animal' has 'eel' at row 1; expected a number"),
+        (["--label", "is_cat", "--score", "p_cat", "--fold", "fold", "--pos-label", "x"],
+         "--pos-label 'x' is not a label"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line(multiclass_csv, tmp_path, capsys, extra, message):
+    path, *_ = multiclass_csv
+    out = tmp_path / "bad"
+    assert main(["report", str(path), *extra, "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_class_without_score_column(tmp_path, capsys):
+    path = tmp_path / "x.csv"
+    path.write_text("y,p_a,p_b\na,0.1,0.9\nb,0.8,0.2\nc,0.5,0.5\na,0.7,0.1\nb,0.2,0.3\n")
+    assert main(["report", str(path), "--label", "y", "--score-prefix", "p_", "--quiet",
+                 "--out", str(tmp_path / "o")]) == 1  # fmt: skip
+    assert "label 'c' without a score column" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--score-prefix", "p_"], "need FILE and --label"),
+        (["FILE", "--label", "y", "--score-prefix", "p_", "--score", "a"], "not both"),
+        (["FILE", "--label", "y", "--fold", "f"], "--score COL"),
+        (["FILE", "--label", "y", "--score-prefix", "p_", "--fold", "f"], "cannot be combined"),
+    ],
+)
+def test_usage_errors(multiclass_csv, capsys, args, message):
+    path, *_ = multiclass_csv
+    args = [str(path) if a == "FILE" else a for a in args]
+    assert main(["report", *args, "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_stdin(multiclass_csv, tmp_path):
+    path, y, s, _ = multiclass_csv
+    out = tmp_path / "stdin"
+    args = ["-", "--label", "animal", "--score-prefix", "p_", "--out", str(out), "--quiet"]
+    code = main(["report", *args, "--n-resamples", "50"], stdin=io.StringIO(path.read_text()))
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["averages"]["macro"]["average_precision"] == pytest.approx(
+        auc_pr(y, s, labels=["cat", "dog", "eel"]), rel=1e-12
+    )
