@@ -12,7 +12,7 @@ from sklearn.metrics import average_precision_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
 from sklearn.svm import LinearSVC
 
-from prcurve import auc_pr, cv_pr_curves, make_scorer, pr_curve, roc_curve
+from prcurve import auc_pr, cv_pr_curves, make_scorer, pr_curve, prg_curve, roc_curve
 from prcurve._multi._sklearn import fold_scores_from_cv_results, scores_from_estimator
 
 
@@ -163,6 +163,11 @@ def test_to_frame_rows_are_the_operating_points(binary):
     np.testing.assert_array_equal(df["threshold"].to_numpy(), c.thresholds)
     r = roc_curve(y, s).to_frame()
     assert list(r.columns) == ["threshold", "tp", "fp", "fpr", "tpr"]
+    np.testing.assert_array_equal(r["tpr"].to_numpy(), roc_curve(y, s).tpr)
+    g = prg_curve(y, s)
+    gf = g.to_frame()
+    assert list(gf.columns) == ["threshold", "tp", "fp", "precision_gain", "recall_gain"]
+    np.testing.assert_array_equal(gf["recall_gain"].to_numpy(), g.recall_gain)
 
 
 def test_importing_prcurve_imports_neither_sklearn_nor_pandas():

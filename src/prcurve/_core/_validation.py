@@ -36,7 +36,7 @@ def _as_1d(name: str, value: Any) -> np.ndarray:
         raise ValueError(f"{name}: expected a 1-D array, got a scalar ({arr.item()!r})")
     if arr.ndim == 2 and 1 in arr.shape:
         arr = arr.reshape(-1)
-    if arr.ndim == 2 and arr.shape[1] == 2 and name != "y_true":
+    if arr.ndim == 2 and arr.shape[1] == 2 and name not in ("y_true", "sample_weight"):
         raise ValueError(
             f"{name}: expected a 1-D array of scores, got a 2-column array of shape "
             f"{arr.shape} (predict_proba output?); pass the positive class's column, e.g. "
