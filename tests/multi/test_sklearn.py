@@ -144,7 +144,14 @@ def test_scorer_in_grid_search(binary, multiclass):
     )
 
 
-def test_make_scorer_errors():
+def test_make_scorer_errors(multiclass):
+    X, y = multiclass
+    clf = LogisticRegression().fit(X, y)
+    keep = y != 2  # a test split without class 2
+    with pytest.raises(ValueError, match=r"y_true: expected 3 classes \(one per score column\)"):
+        make_scorer(response_method="predict_proba")(clf, X[keep], y[keep])
+    with pytest.raises(ValueError, match="y_true: class 2 has no positive instance"):
+        make_scorer(labels=[0, 1, 2], response_method="predict_proba")(clf, X[keep], y[keep])
     with pytest.raises(ValueError, match="method: expected one of"):
         make_scorer("roc")
     with pytest.raises(ValueError, match="average: expected one of"):

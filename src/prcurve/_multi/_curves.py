@@ -124,15 +124,26 @@ class MultiPRCurves:
         )
 
 
+def class_curves(problem: MultiProblem) -> tuple[PRCurve, ...]:
+    """The one-vs-rest curve of every class (one sort each)."""
+    ind, s, w = problem.indicator, problem.scores, problem.weight
+    return tuple(
+        PRCurve.from_counts(count_sorted(ind[:, j], s[:, j], w)) for j in range(s.shape[1])
+    )
+
+
+def micro_curve(problem: MultiProblem) -> PRCurve:
+    """The curve of the pooled (instance, class) pairs (one sort of the n·k scores)."""
+    ind, s, w = problem.indicator, problem.scores, problem.weight
+    micro_w = None if w is None else np.repeat(w, s.shape[1])
+    return PRCurve.from_counts(count_sorted(ind.ravel(), s.ravel(), micro_w))
+
+
 def curves_of(problem: MultiProblem) -> MultiPRCurves:
     """Per-class and micro curves of a validated problem (one sort per class, one for micro)."""
-    ind, s, w = problem.indicator, problem.scores, problem.weight
-    k = s.shape[1]
-    curves = tuple(PRCurve.from_counts(count_sorted(ind[:, j], s[:, j], w)) for j in range(k))
-    micro_w = None if w is None else np.repeat(w, k)
-    micro = PRCurve.from_counts(count_sorted(ind.ravel(), s.ravel(), micro_w))
+    curves = class_curves(problem)
     support = np.array([c.n_pos for c in curves], dtype=np.float64)
-    return MultiPRCurves(problem.classes, curves, micro, support, problem.kind)
+    return MultiPRCurves(problem.classes, curves, micro_curve(problem), support, problem.kind)
 
 
 def pr_curves(
@@ -256,5 +267,12 @@ def auc_pr(
         )
     if pos_label is not None:
         raise TypeError("pos_label: not used with a score matrix; pass labels=[...] instead")
-    result = pr_curves(y_true, y_score, labels=labels, sample_weight=sample_weight)
-    return result.auc(method, average=average)
+    problem = check_multi_problem(y_true, y_score, sample_weight=sample_weight, labels=labels)
+    if average == "micro":  # only the pooled curve is needed
+        return micro_curve(problem).auc(method)
+    curves = class_curves(problem)  # no pooled sort of the n·k scores
+    per_class = np.array([c.auc(method) for c in curves])
+    if average is None:
+        return per_class
+    support = np.array([c.n_pos for c in curves], dtype=np.float64)
+    return float(average_areas(per_class, support, average))

@@ -156,6 +156,12 @@ def make_scorer(
     **kwargs
         More keyword arguments for :func:`prcurve.auc_pr`.
 
+    Notes
+    -----
+    A class's one-vs-rest curve needs a positive instance, so in multiclass model selection
+    every class must appear in every test split (use stratified splits); otherwise scoring
+    raises an error naming the problem rather than returning a silent value.
+
     Examples
     --------
     >>> from prcurve import make_scorer
