@@ -159,3 +159,35 @@ def test_zero_weights_drop_instances(rng):
             auc_pr(y[20:], s[20:], average=average),
             rtol=1e-12,
         )
+
+
+def test_more_input_errors(rng):
+    y, s = multiclass(rng, n=30, k=3)
+    with pytest.raises(TypeError, match="y_true: expected an array-like of labels, got None"):
+        pr_curves(None, s)
+    with pytest.raises(ValueError, match=r"y_score: expected a 2-D score matrix \(n, k\)"):
+        pr_curves(y, s[None])
+    with pytest.raises(TypeError, match="y_score: expected real numbers, got complex"):
+        pr_curves(y, s + 1j)
+    with pytest.raises(TypeError, match="y_score: expected numbers, got values of type"):
+        pr_curves(y, np.full((30, 3), "a"))
+    with pytest.raises(ValueError, match=r"sample_weight: expected shape \(30,\), got \(29,\)"):
+        pr_curves(y, s, sample_weight=np.ones(29))
+    with pytest.raises(TypeError, match="sample_weight: expected numbers"):
+        pr_curves(y, s, sample_weight=np.array(["a"] * 30))
+    with pytest.raises(ValueError, match="sample_weight: expected some positive weight"):
+        pr_curves(y, s, sample_weight=np.zeros(30))
+    with pytest.raises(ValueError, match=r"y_true: expected shape \(n,\) or \(n, k\)"):
+        pr_curves(np.zeros((30, 3, 2)), s)
+    with pytest.raises(ValueError, match="y_true: expected class labels, got None"):
+        pr_curves(np.array([None, *y[1:].tolist()], dtype=object), s)
+    with pytest.raises(ValueError, match="y_true: expected at least one sample"):
+        pr_curves(np.array([]), np.zeros((0, 3)))
+    Y = (y[:, None] == np.arange(3)).astype(int)
+    with pytest.raises(ValueError, match=r"labels: expected 3 labels \(one per column\)"):
+        pr_curves(Y, s, labels=["a", "b"])
+    assert pr_curves(Y, s, labels=["a", "b", "c"]).classes.tolist() == ["a", "b", "c"]
+    with pytest.raises(TypeError, match="y_true: expected a 0/1 indicator matrix, got values"):
+        pr_curves(np.full((30, 3), "x"), s)
+    with pytest.raises(TypeError, match=r"rng: not supported with a score matrix"):
+        auc_pr(y, s, rng=1)

@@ -139,3 +139,30 @@ def test_stdin(multiclass_csv, tmp_path):
     assert summary["averages"]["macro"]["average_precision"] == pytest.approx(
         auc_pr(y, s, labels=["cat", "dog", "eel"]), rel=1e-12
     )
+
+
+def test_more_file_errors(tmp_path, capsys):
+    def fails(text, *args, name="x.csv"):
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text)
+        out = tmp_path / "o"
+        assert main(["report", str(path), *args, "--quiet", "--out", str(out)]) == 1
+        assert not out.exists()
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        return err
+
+    fold = ["--label", "y", "--score", "s", "--fold", "f"]
+    assert "no such file" in fails(None, *fold, name="missing.csv")
+    assert "no data rows after the header" in fails("y,s,f\n", *fold)
+    assert "cannot read the file" in fails("y,s,f\n1,2\n3,4,5,6,7\n", *fold)
+    text = "y,s,f\n1,0.5,a\n,0.2,a\n0,0.1,b\n1,0.7,b\n"
+    assert "column 'y' has a missing value at row 2" in fails(text, *fold)
+    text = "y,s,f\n1,0.5,a\n0,inf,a\n0,0.1,b\n1,0.7,b\n"
+    assert "column 's' has inf at row 2; expected a finite number" in fails(text, *fold)
+    text = "y,s,f\ncat,0.5,a\ndog,0.2,a\ncat,0.1,b\ndog,0.7,b\n"
+    assert "cannot tell which label in column 'y' is positive" in fails(text, *fold)
+    assert "named twice" in fails(text, "--label", "y", "--score", "s", "--fold", "s")
+    text = "y,s,f\n1,0.5,a\n1,0.2,a\n0,0.1,b\n1,0.7,b\n"
+    assert "column 's': fold 'a': y_true: expected both classes" in fails(text, *fold)
