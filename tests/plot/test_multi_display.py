@@ -124,3 +124,20 @@ def test_cv_display_from_cv_results(binary):
     assert np.isclose(path[:, 1].max(), ref.band.high.max())
     with pytest.raises(TypeError, match="result: expected a CVPRCurves"):
         CVPRCurvesDisplay(ref.pooled)
+
+
+def test_from_cv_results_with_pandas_and_text_labels(binary):
+    pd = pytest.importorskip("pandas")
+    X, y = binary
+    Xd = pd.DataFrame(X, index=np.arange(len(y)) + 1000)  # positions, not index labels
+    ys = pd.Series(np.where(y == 1, "spam", "ham"), index=Xd.index)
+    cv = cross_validate(
+        LogisticRegression(), Xd, ys, cv=4, return_estimator=True, return_indices=True
+    )
+    a = CVPRCurvesDisplay.from_cv_results(cv, Xd, ys).result  # positive: classes_[1] = "spam"
+    b = CVPRCurvesDisplay.from_cv_results(cv, Xd, ys, pos_label="spam").result
+    assert_array_equal(a.mean_precision, b.mean_precision)
+    ref = cross_validate(LogisticRegression(), X, y, cv=4, scoring="average_precision")
+    np.testing.assert_allclose(a.auc["average_precision"].per_fold, ref["test_score"], rtol=1e-9)
+    c = CVPRCurvesDisplay.from_cv_results(cv, Xd, ys, pos_label="ham").result
+    assert c.pooled.n_pos == np.sum(y == 0)

@@ -108,7 +108,16 @@ class MultiPRCurves:
 
     def to_frame(self) -> Any:
         """Tidy pandas DataFrame of every operating point: column ``class`` (``"micro"`` for
-        the pooled curve) then ``threshold``, ``tp``, ``fp``, ``precision``, ``recall``."""
+        the pooled curve) then ``threshold``, ``tp``, ``fp``, ``precision``, ``recall``.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curves
+        >>> scores = [[0.9, 0.1], [0.4, 0.6], [0.3, 0.7], [0.2, 0.8]]
+        >>> df = pr_curves(["a", "b", "a", "b"], scores, labels=["a", "b"]).to_frame()
+        >>> df.groupby("class").size().to_dict()
+        {'a': 4, 'b': 4, 'micro': 8}
+        """
         parts = [*self.curves, self.micro]
         names = [*self.classes.tolist(), "micro"]
         sizes = [c.recall.shape[0] for c in parts]

@@ -135,7 +135,15 @@ class CVPRCurves:
 
     def to_frame(self) -> Any:
         """Tidy pandas DataFrame of every fold's operating points and the pooled curve's
-        (``fold`` column; ``"pooled"`` for the pooled curve)."""
+        (``fold`` column; ``"pooled"`` for the pooled curve).
+
+        Examples
+        --------
+        >>> from prcurve import cv_pr_curves
+        >>> res = cv_pr_curves([[0, 1, 1], [1, 0, 0]], [[0.2, 0.9, 0.5], [0.8, 0.1, 0.4]])
+        >>> res.to_frame().groupby("fold").size().to_dict()
+        {0: 3, 1: 3, 'pooled': 6}
+        """
         parts = [*self.curves, self.pooled]
         names = [*self.folds.tolist(), "pooled"]
         sizes = [c.recall.shape[0] for c in parts]

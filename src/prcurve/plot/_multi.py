@@ -172,12 +172,15 @@ class CVPRCurvesDisplay:
     ) -> CVPRCurvesDisplay:  # fmt: skip
         """From ``cross_validate(..., return_estimator=True, return_indices=True)`` output:
         each fold's estimator scores its test indices (see :meth:`PRCurveDisplay.from_estimator`
-        for the scores), then :meth:`from_predictions` on the per-fold arrays."""
+        for the scores; the positive class is ``pos_label``, by default ``classes_[1]``), then
+        :meth:`from_predictions` on the per-fold arrays.  ``X`` and ``y`` may be pandas objects
+        (rows are taken by position)."""
         ys, ss = fold_scores_from_cv_results(
             cv_results, X, y, response_method=response_method, pos_label=pos_label
         )
-        if pos_label is not None:
-            ys = [np.asarray(v) == pos_label for v in ys]
+        if pos_label is None:  # scikit-learn's default positive class: classes_[1]
+            pos_label = np.asarray(cv_results["estimator"][0].classes_)[1]
+        ys = [np.asarray(v) == pos_label for v in ys]
         if name is None:
             name = type(cv_results["estimator"][0]).__name__
         return cls.from_predictions(ys, ss, name=name, **kwargs)
