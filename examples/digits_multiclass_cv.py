@@ -11,7 +11,9 @@ that did not see it.  The script prints
 
 and draws ``digits_multiclass_cv.png``: (left) the one-vs-rest curves of the ten digits and the
 micro curve; (right) the fold curves of the micro-averaged problem, their vertical average
-(Davis–Goadrich interpolation at fixed recall) and its 95 % t-band, and the pooled curve.
+(Davis–Goadrich interpolation at fixed recall) and its 95 % t-band, and the pooled curve.  It
+also writes the out-of-fold scores to ``digits_oof.csv`` (columns ``digit``, ``is_nine``,
+``fold``, ``p_0`` … ``p_9``) for ``prcurve report``.
 
 Usage: ``python examples/digits_multiclass_cv.py [output_dir]`` (default ``./figures``).
 """
@@ -92,7 +94,18 @@ def main(out_dir: str = "figures") -> Path:
     path = out / "digits_multiclass_cv.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
-    print(f"wrote {path}")
+    # the out-of-fold scores as a file for `prcurve report --score-prefix p_` / `--fold fold`
+    fold = np.empty(y.shape[0], dtype=int)
+    for i, test in enumerate(tests):
+        fold[test] = i
+    rows = [
+        ",".join([str(y[i]), str(int(y[i] == 9)), str(fold[i]), *map(repr, proba[i].tolist())])
+        for i in range(y.shape[0])
+    ]
+    header = ",".join(["digit", "is_nine", "fold", *(f"p_{c}" for c in range(10))])
+    table = out / "digits_oof.csv"
+    table.write_text("\n".join([header, *rows]) + "\n")
+    print(f"wrote {path} and {table}")
     return path
 
 
