@@ -1,13 +1,15 @@
 """Property-based fuzz of the multi-output and fold functions: ties, extreme and subnormal
 scores, zero and huge weights give finite values equal to scikit-learn's or a clear error."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score
 
-from prcurve import auc_pr, cv_pr_curves, pr_curves
+from prcurve import DegenerateBootstrapWarning, auc_pr, auc_pr_multi_ci, cv_pr_curves, pr_curves
 
 SCORES = st.sampled_from([0.0, 1.0, -1.0, 5e-324, -5e-324, 1e308, -1e308, 0.5, 2.0, 1e-300])
 WEIGHTS = st.sampled_from([0.0, 1.0, 1e-300, 1e300, 3.0, 0.25])
@@ -82,3 +84,25 @@ def test_folds_fuzz(rows):
         assert np.all(np.isfinite(fa.per_fold)) and np.isfinite(fa.interval.low)
         assert 0 <= fa.interval.low <= fa.mean <= fa.interval.high <= 1
     assert np.all(np.isfinite(res.threshold_precision))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(indicator_problem(), st.sampled_from(["macro", "weighted", "micro"]))
+def test_interval_fuzz(problem, average):
+    Y, S, w = problem
+    if w is not None:  # moderate weights: extreme ratios are the engine's matter (see above)
+        w = np.where(w > 0, 1.0 + (w > 1), 0.0)
+    if (w is not None and not (w > 0).any()) or not _defined(Y, w):
+        with pytest.raises(ValueError, match=r"sample_weight: expected some|y_true: class"):
+            auc_pr_multi_ci(Y.astype(int), S, average=average, sample_weight=w, n_resamples=20)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateBootstrapWarning)
+        res = auc_pr_multi_ci(
+            Y.astype(int), S, average=average, sample_weight=w, n_resamples=20, rng=0
+        )
+    assert np.isfinite(res.estimate) and np.all(np.isfinite(res.replicates))
+    assert 0 <= res.interval.low <= res.interval.high <= 1
+    ends = res.per_class_interval
+    ok = np.isfinite(ends.low)  # a class never drawn in any replicate has no interval
+    assert np.all(ends.low[ok] <= ends.high[ok])

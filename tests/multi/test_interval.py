@@ -107,3 +107,22 @@ def test_coverage_macro_micro_and_per_class_multilabel():
     for average, h in hits.items():
         assert lo <= h / reps <= hi, (average, h / reps)
     assert np.all((lo <= class_hits / reps) & (class_hits / reps <= hi)), class_hits / reps
+
+
+def test_replicates_without_any_positive():
+    """Two instances, one carrying every positive: replicates that miss it have no average."""
+    Y, S = np.array([[0, 0], [1, 1]]), np.array([[0.2, 0.1], [0.3, 0.9]])
+    seeds = [
+        seed
+        for seed in range(200)
+        if np.all(uniform_multiplicities(np.random.default_rng(seed), 2, 2)[:, 1] == 0)
+    ]
+    assert seeds  # (1/4)² of the seeds
+    with pytest.raises(ValueError, match="y_true: no bootstrap replicate drew a positive"):
+        with pytest.warns(DegenerateBootstrapWarning):
+            auc_pr_multi_ci(Y, S, n_resamples=2, rng=seeds[0])
+    with pytest.warns(DegenerateBootstrapWarning, match="drew no positive of some class"):
+        res = auc_pr_multi_ci(Y, S, average="micro", n_resamples=40, rng=0)
+    missed = np.isnan(res.replicates)
+    assert 0 < missed.sum() < 40 and res.n_degenerate == missed.sum()
+    assert res.interval.low == res.interval.high == 1.0

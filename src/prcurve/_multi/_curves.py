@@ -33,7 +33,8 @@ def average_areas(per_class: np.ndarray, support: np.ndarray, average: str) -> n
     """Macro or weighted average over the last axis (classes); ``support`` broadcasts.
 
     A class with zero support (possible in a bootstrap replicate) is left out of the macro
-    average of that row; the weighted average gives it weight zero anyway.
+    average of that row; the weighted average gives it weight zero anyway.  A row in which no
+    class has support has no average: NaN, for the caller to count and leave out.
     """
     present = support > 0
     if average == "weighted":
@@ -41,7 +42,9 @@ def average_areas(per_class: np.ndarray, support: np.ndarray, average: str) -> n
     else:
         w = present.astype(np.float64)
     w = np.broadcast_to(w, per_class.shape)
-    return np.sum(np.where(w > 0, per_class, 0.0) * w, axis=-1) / np.sum(w, axis=-1)
+    total = np.sum(w, axis=-1)
+    num = np.sum(np.where(w > 0, per_class, 0.0) * w, axis=-1)
+    return np.where(total > 0, num / np.where(total > 0, total, 1.0), np.nan)
 
 
 @compact_repr

@@ -50,7 +50,9 @@ class AveragedAUCPRInterval:
     n_degenerate : int
         Replicates in which some class drew no positive; that class is left out of that
         replicate's macro average (its weight is zero in the weighted one) and of its own
-        per-class interval.
+        per-class interval.  A replicate with no positive of any class has no average (NaN in
+        :attr:`replicates`) and is left out of the interval; a class drawn in no replicate has
+        NaN ends in :attr:`per_class_interval` (a warning says so).
     """
 
     estimate: float
@@ -76,6 +78,8 @@ def _class_replicates(sample, member: np.ndarray, mult: np.ndarray, method: str)
 
 def _percentile(values: np.ndarray, valid: np.ndarray, level: float) -> tuple[float, float]:
     v = values[valid]
+    if v.size == 0:
+        return float("nan"), float("nan")
     lo, hi = np.quantile(v, [(1 - level) / 2, (1 + level) / 2])
     return float(lo), float(hi)
 
@@ -167,9 +171,10 @@ def auc_pr_multi_ci(
                 samples[j], ind[:, j], mult, method
             )
         if micro_sample is not None:
-            overall[done : done + b], _ = _class_replicates(
+            area, n_pos = _class_replicates(
                 micro_sample, micro_member, np.repeat(mult, k, axis=1), method
             )
+            overall[done : done + b] = np.where(n_pos > 0, area, np.nan)
         done += b
         if progress is not None:
             progress(done, n_resamples)
@@ -183,7 +188,13 @@ def auc_pr_multi_ci(
             DegenerateBootstrapWarning,
             stacklevel=2,
         )
-    low, high = _percentile(overall, np.ones(n_resamples, bool), level)
+    usable = np.isfinite(overall)
+    if not usable.any():
+        raise ValueError(
+            f"y_true: no bootstrap replicate drew a positive instance of any class "
+            f"({n} instances); too few positives for a bootstrap interval"
+        )
+    low, high = _percentile(overall, usable, level)
     ends = np.array([_percentile(areas[:, j], support[:, j] > 0, level) for j in range(k)])
     return AveragedAUCPRInterval(
         estimate=float(curves.auc(method, average=average)),
