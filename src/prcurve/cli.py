@@ -382,7 +382,8 @@ def _run_multi_report(
     progress.start("reading")
     data = read_multi_input(
         args.file, args.label, scores=args.score or (), score_prefix=args.score_prefix,
-        fold=args.fold, stdin=stdin,
+        fold=args.fold, stdin=stdin, weight=getattr(args, "weight", None),
+        sep=getattr(args, "sep", None), encoding=getattr(args, "encoding", None),
     )  # fmt: skip
     progress(1, 1)
     if multiclass:

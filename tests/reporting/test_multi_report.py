@@ -166,3 +166,47 @@ def test_more_file_errors(tmp_path, capsys):
     assert "named twice" in fails(text, "--label", "y", "--score", "s", "--fold", "s")
     text = "y,s,f\n1,0.5,a\n1,0.2,a\n0,0.1,b\n1,0.7,b\n"
     assert "column 's': fold 'a': y_true: expected both classes" in fails(text, *fold)
+
+
+def test_weight_and_separator_columns(tmp_path):
+    from prcurve._reporting._multi_report import (
+        read_multi_input,
+        write_cv_report,
+        write_multiclass_report,
+    )
+
+    rng = np.random.default_rng(9)
+    n = 120
+    y = rng.integers(0, 3, size=n)
+    s = rng.normal(size=(n, 3)) + (y[:, None] == np.arange(3))
+    w = rng.random(n) * 2
+    fold = np.arange(n) % 3
+    lines = ["y;p_a;p_b;p_c;f;w"] + [
+        ";".join([str(y[i]), *map(repr, s[i].tolist()), str(fold[i]), repr(float(w[i]))])
+        for i in range(n)
+    ]
+    path = tmp_path / "w.csv"
+    path.write_text("\n".join(lines) + "\n")
+    data = read_multi_input(str(path), "y", score_prefix="p_", weight="w", sep=";")
+    np.testing.assert_array_equal(data.weight, w)
+    write_multiclass_report(
+        data, "y", str(tmp_path / "m"), class_names=["0", "1", "2"], n_resamples=50
+    )
+    summary = json.loads((tmp_path / "m" / "summary.json").read_text())
+    assert summary["settings"]["sample_weight"] is True
+    onehot = (y[:, None] == np.arange(3)).astype(int)
+    ref = average_precision_score(onehot, s, average="macro", sample_weight=w)
+    assert summary["averages"]["macro"]["average_precision"] == pytest.approx(ref, rel=1e-12)
+    binary = read_multi_input(str(path), "y", scores=["p_a"], fold="f", weight="w", sep=";")
+    binary = type(binary)(binary.source, np.where(y == 0, "1", "0"), binary.scores,
+                          binary.folds, binary.weight)  # fmt: skip
+    write_cv_report(binary, "y", "f", str(tmp_path / "c"))
+    got = json.loads((tmp_path / "c" / "summary.json").read_text())["scores"]["p_a"]["auc"]
+    want = cv_pr_curves(y == 0, s[:, 0], fold, sample_weight=w).auc["average_precision"]
+    assert got["average_precision"]["per_fold"] == pytest.approx(want.per_fold.tolist())
+    bad = tmp_path / "neg.csv"
+    bad.write_text("y,p_a,p_b,w\n0,0.1,0.2,1\n1,0.3,0.1,-2\n")
+    from prcurve._reporting._io import InputError
+
+    with pytest.raises(InputError, match=r"column 'w' has -2\.0 at row 2; expected a weight >= 0"):
+        read_multi_input(str(bad), "y", score_prefix="p_", weight="w")

@@ -55,12 +55,15 @@ class MultiInput:
     scores : dict of str to ndarray of float64
         Score columns by name, in order.
     folds : ndarray of str, shape (n,), or None
+    weight : ndarray of float64, shape (n,), or None
+        Non-negative sample weights.
     """
 
     source: str
     labels: np.ndarray
     scores: dict[str, np.ndarray]
     folds: np.ndarray | None
+    weight: np.ndarray | None = None
 
 
 def _text(values: Any) -> np.ndarray:
@@ -73,7 +76,9 @@ def _text(values: Any) -> np.ndarray:
     return np.array(out, dtype=str)
 
 
-def _read_frame(path: str | None, stdin: TextIO | None) -> tuple[Any, str]:
+def _read_frame(
+    path: str | None, stdin: Any, sep: str | None, encoding: str | None
+) -> tuple[Any, str]:
     try:
         import pandas as pd
     except ImportError:
@@ -90,7 +95,12 @@ def _read_frame(path: str | None, stdin: TextIO | None) -> tuple[Any, str]:
         if path.lower().endswith((".parquet", ".pq")):
             frame = pd.read_parquet(path)
         else:
-            frame = pd.read_csv(stdin if path == "-" else path, skipinitialspace=True)
+            frame = pd.read_csv(
+                stdin if path == "-" else path,
+                skipinitialspace=True,
+                sep=sep or ",",
+                encoding=encoding or "utf-8-sig",
+            )
     except Exception as exc:  # pandas and pyarrow raise many types for unreadable files
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(f"{source}: cannot read the file ({reason})") from None
@@ -107,11 +117,15 @@ def read_multi_input(
     scores: Sequence[str] = (),
     score_prefix: str | None = None,
     fold: str | None = None,
+    weight: str | None = None,
     stdin: TextIO | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> MultiInput:
     """Read the label column, the score columns (listed, or every column starting with
-    ``score_prefix``) and optionally the fold column; every problem is an :class:`InputError`."""
-    frame, source = _read_frame(path, stdin)
+    ``score_prefix``) and optionally the fold and weight columns; every problem is an
+    :class:`InputError`."""
+    frame, source = _read_frame(path, stdin, sep, encoding)
     have = ", ".join(repr(c) for c in frame.columns)
     if score_prefix is not None:
         scores = [c for c in frame.columns if c.startswith(score_prefix) and c != score_prefix]
@@ -120,7 +134,7 @@ def read_multi_input(
                 f"{source}: no column starts with --score-prefix {score_prefix!r}; the columns "
                 f"are {have}"
             )
-    wanted = [label, *scores, *([fold] if fold else [])]
+    wanted = [label, *scores, *([fold] if fold else []), *([weight] if weight else [])]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
         raise InputError(f"{source}: no column {missing[0]!r}; the columns are {have}")
@@ -132,7 +146,7 @@ def read_multi_input(
         if col.isna().any():
             i = int(np.flatnonzero(col.isna().to_numpy())[0])
             raise InputError(f"{source}: column {name!r} has a missing value at row {i + 1}")
-    for name in scores:
+    for name in [*scores, *([weight] if weight else [])]:
         col = frame[name]
         values = np.asarray(col.to_numpy(), dtype=object)
         try:
@@ -150,8 +164,15 @@ def read_multi_input(
                 "finite number"
             )
         out[name] = s
+    w = out.pop(weight) if weight else None
+    if w is not None and (w < 0).any():
+        i = int(np.flatnonzero(w < 0)[0])
+        raise InputError(
+            f"{source}: column {weight!r} has {float(w[i])!r} at row {i + 1}; expected a "
+            "weight >= 0"
+        )
     folds = _text(frame[fold].to_numpy()) if fold else None
-    return MultiInput(source, _text(frame[label].to_numpy()), out, folds)
+    return MultiInput(source, _text(frame[label].to_numpy()), out, folds, w)
 
 
 def _is_number(v: Any) -> bool:
@@ -261,7 +282,7 @@ def write_multiclass_report(
     S = np.column_stack([data.scores[c] for c in names])
     labels = np.array(list(class_names), dtype=str)
     try:
-        res = pr_curves(data.labels, S, labels=labels)
+        res = pr_curves(data.labels, S, labels=labels, sample_weight=data.weight)
     except ValueError as exc:
         raise InputError(f"{data.source}: {exc}") from None
     summary: dict[str, Any] = {
@@ -274,6 +295,7 @@ def write_multiclass_report(
             "level": level,
             "n_resamples": n_resamples,
             "seed": seed,
+            "sample_weight": data.weight is not None,
         },
         "n": int(S.shape[0]),
         "classes": {},
@@ -288,6 +310,7 @@ def write_multiclass_report(
             warnings.simplefilter("ignore", DegenerateBootstrapWarning)
             ci = auc_pr_multi_ci(
                 data.labels, S, labels=labels, average=average, level=level,
+                sample_weight=data.weight,
                 n_resamples=n_resamples, rng=rng, progress=progress,
             )  # fmt: skip
         if per_class_ci is None:
@@ -372,6 +395,7 @@ def write_cv_report(
             "positive_label": positive,
             "fold": fold,
             "level": level,
+            "sample_weight": data.weight is not None,
         },
         "n": int(y.shape[0]),
         "scores": {},
@@ -389,7 +413,7 @@ def write_cv_report(
         if progress is not None:
             progress.start(f"folds ({name})")
         try:
-            res = cv_pr_curves(y, s, data.folds, level=level)
+            res = cv_pr_curves(y, s, data.folds, level=level, sample_weight=data.weight)
         except ValueError as exc:
             raise InputError(f"{data.source}: column {name!r}: {exc}") from None
         entry: dict[str, Any] = {"folds": res.folds.tolist(), "auc": {}}
