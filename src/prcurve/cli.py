@@ -361,11 +361,8 @@ def _run_multi_report(
 ) -> int:
     from ._reporting._analysis import auto_resamples
     from ._reporting._io import check_writable
-    from ._reporting._multi_report import (
-        read_multi_input,
-        write_cv_report,
-        write_multiclass_report,
-    )
+    from ._reporting._multi_input import read_multi_input
+    from ._reporting._multi_report import write_cv_report, write_multiclass_report
     from ._reporting._progress import ProgressBar
 
     multiclass = bool(args.score_prefix or args.multiclass)

@@ -169,11 +169,8 @@ def test_more_file_errors(tmp_path, capsys):
 
 
 def test_weight_and_separator_columns(tmp_path):
-    from prcurve._reporting._multi_report import (
-        read_multi_input,
-        write_cv_report,
-        write_multiclass_report,
-    )
+    from prcurve._reporting._multi_input import read_multi_input
+    from prcurve._reporting._multi_report import write_cv_report, write_multiclass_report
 
     rng = np.random.default_rng(9)
     n = 120
