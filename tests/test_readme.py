@@ -19,4 +19,23 @@ def test_readme_quickstart_is_two_commands():
     text = README.read_text(encoding="utf-8")
     block = text.split("## Quickstart", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     lines = [ln for ln in block.splitlines() if ln.strip()]
-    assert lines == ["pip install . && prcurve report", 'pip install -e ".[test]" && pytest']
+    assert lines == [
+        "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/prcurve report",
+        'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest',
+    ]
+
+
+def test_readme_display_snippet_runs_as_pasted(tmp_path, monkeypatch):
+    """The Display example (command-line tour) is complete: it runs and saves its figure."""
+    import matplotlib.pyplot as plt
+
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Command-line tour", 1)[1].split("## Library tour", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    try:
+        exec(compile(code, "README.md", "exec"), {})
+    finally:
+        plt.close("all")
+    png = (tmp_path / "pr_curves.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 20_000

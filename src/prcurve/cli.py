@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from . import __version__
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 DESCRIPTION = """\
 Precision-recall analysis from the command line.
@@ -51,7 +51,22 @@ Without FILE the report is made for the built-in example: real handwritten digit
 three models.
 
 Output, in --out (default ./prcurve-report): report.html (one self-contained page),
-summary.json (every number in the page) and curves/*.csv (every operating point).
+summary.json (every number in the page) and curves/*.csv (every operating point; summary.json
+lists each scorer's files).  Only these files are replaced; nothing else in DIR is touched.
+
+How CSV input is read:
+  compression  gzip, bzip2 and xz, recognised by their magic bytes (any name, also stdin)
+  encoding     UTF-8 (a byte-order mark is dropped) unless --encoding, e.g. latin-1, cp1252
+  line ends    \n, \r\n and \r, mixed freely; empty lines are skipped
+  delimiter    --sep, else comma, semicolon or tab: whichever splits the header line into
+               the most fields (comma on a tie)
+  quoting      double quotes (RFC 4180): a quoted field may hold the delimiter, line breaks
+               and doubled quotes ""; an unclosed quote or text after a closing quote is an
+               error
+  fields       spaces around values are ignored; every row has as many fields as the
+               header (an extra or a missing field is an error); other columns are ignored
+  numbers      a decimal point, not a comma; scores and weights finite, weights >= 0
+Every problem is one line naming the file, the line and what is wrong (exit status 1).
 """
 
 
@@ -123,6 +138,29 @@ def _level(text: str) -> float:
     return value
 
 
+def _separator(text: str) -> str:
+    sep = {"tab": "\t", "\\t": "\t", "semicolon": ";", "comma": ","}.get(text.lower(), text)
+    if len(sep) != 1 or sep in '"\r\n':
+        raise argparse.ArgumentTypeError(
+            f"expected one character other than a quote or line break, or 'tab', got {text!r}"
+        )
+    return sep
+
+
+def _encoding(text: str) -> str:
+    import codecs
+
+    try:
+        info = codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(
+            f"expected a text encoding such as utf-8, latin-1 or cp1252, got {text!r}"
+        ) from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise argparse.ArgumentTypeError(f"expected a text encoding, got {text!r}")
+    return info.name
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -164,6 +202,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="COL",
         action="append",
         help="column of scores, larger = more likely positive; repeat for several scorers",
+    )
+    rep.add_argument(
+        "--weight",
+        metavar="COL",
+        help="column of sample weights (>= 0): importance weights for the curves, areas, "
+        "intervals and comparisons (the page says what does not use them)",
+    )
+    rep.add_argument(
+        "--sep",
+        type=_separator,
+        metavar="CHAR",
+        help="CSV delimiter: one character, or 'tab' (default: detected: comma, semicolon or tab)",
+    )
+    rep.add_argument(
+        "--encoding",
+        type=_encoding,
+        metavar="NAME",
+        help="text encoding of the CSV file, e.g. latin-1 or cp1252 (default: utf-8)",
     )
     rep.add_argument(
         "--pos-label",
@@ -357,7 +413,7 @@ def _add_multi_options(rep: argparse.ArgumentParser) -> None:
 
 
 def _run_multi_report(
-    args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO
+    args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
 ) -> int:
     from ._reporting._analysis import auto_resamples
     from ._reporting._io import check_writable
@@ -402,7 +458,9 @@ def _run_multi_report(
     return EXIT_OK
 
 
-def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO) -> int:
+def _run_report(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
+) -> int:
     if args.score_prefix or args.multiclass or args.fold:
         return _run_multi_report(args, parser, stdin)
     from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
@@ -420,7 +478,16 @@ def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
     progress.start("reading")
-    data = read_labelled_scores(args.file, label, scores, pos_label=args.pos_label, stdin=stdin)
+    data = read_labelled_scores(
+        args.file,
+        label,
+        scores,
+        pos_label=args.pos_label,
+        stdin=stdin,
+        weight=args.weight,
+        sep=args.sep,
+        encoding=args.encoding,
+    )
     progress(1, 1)
     settings = Settings(
         source=data.source,
@@ -433,6 +500,7 @@ def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin
         jobs=args.jobs or available_cpus(),
         seed=args.seed,
         out=args.out,
+        weight=args.weight,
     )
     analysis = analyse(data, settings, progress=progress)
     paths = write_report(analysis, args.out, progress=progress)
@@ -442,7 +510,7 @@ def _run_report(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin
     return EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | BinaryIO | None = None) -> int:
     """Run the ``prcurve`` command line; return the exit status.
 
     Parameters
@@ -452,6 +520,14 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
     stdin : file, optional
         Where ``-`` reads from (default: ``sys.stdin``).
     """
+    try:
+        return _main(argv, stdin)
+    except KeyboardInterrupt:  # Ctrl-C anywhere: one line, status 130, no partial output
+        print("prcurve: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
     from ._reporting._io import InputError, OutputError
 
     parser = build_parser()
@@ -471,8 +547,5 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
     except (InputError, OutputError) as exc:
         print(f"prcurve: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    except KeyboardInterrupt:
-        print("prcurve: interrupted", file=sys.stderr)
-        return 130
     parser.error(f"unknown command {args.command!r}")
     return EXIT_USAGE  # not reached

@@ -23,6 +23,7 @@ from prcurve._inference._resample import (
     positive_columns,
     prepare,
     replicate_counts,
+    resample_multiplicities,
     stratified_multiplicities,
     uniform_multiplicities,
 )
@@ -98,6 +99,27 @@ def test_uniform_multiplicities_are_multinomial(rng):
     assert np.corrcoef(m[:, 0], m[:, 1])[0, 1] == pytest.approx(-0.25, abs=0.05)
 
 
+def test_instance_multiplicities_are_n_draws_from_all_rows():
+    """n draws with replacement from all rows, given both classes occur (exact law)."""
+    gen = np.random.default_rng(5)
+    n_pos, n_neg, rows = 3, 7, 40000
+    mp, mn = resample_multiplicities(gen, rows, n_pos, n_neg, "instances")
+    k = mp.sum(axis=1)
+    assert ((k + mn.sum(axis=1)) == 10).all() and k.min() >= 1 and k.max() <= 9
+    # n₊* ~ Bin(10, 0.3) conditioned on 1 <= n₊* <= 9: chi-square goodness of fit
+    law = stats.binom(10, 0.3)
+    support = np.arange(1, 10)
+    p = law.pmf(support) / (law.cdf(9) - law.cdf(0))
+    observed = np.bincount(k, minlength=10)[1:]
+    keep = p * rows >= 5
+    chi2 = np.sum((observed[keep] - rows * p[keep]) ** 2 / (rows * p[keep]))
+    assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3
+    # given n₊*, the positives' multiplicities are uniform over the three positives
+    assert mp.mean(axis=0) == pytest.approx(np.full(3, k.mean() / 3), rel=0.02)
+    strat_p, strat_n = resample_multiplicities(gen, 5, n_pos, n_neg, "stratified")
+    assert (strat_p.sum(axis=1) == 3).all() and (strat_n.sum(axis=1) == 7).all()
+
+
 # --------------------------------------------------------------------------- Boyd intervals
 Y_SMALL = [1, 0, 1, 0, 1, 1, 0, 0, 0, 0]
 S_SMALL = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
@@ -162,11 +184,22 @@ def test_bootstrap_is_reproducible_with_seed(rng):
     np.testing.assert_array_equal(a.replicates, d.replicates)
 
 
-def test_bootstrap_replicates_match_brute_force(rng):
+@pytest.mark.parametrize("sampling", ["instances", "stratified"])
+def test_bootstrap_replicates_match_brute_force(rng, sampling):
     y, s, w = make_problem(rng, n=60, ties=True, weights=True)
-    res = auc_pr_ci(y, s, sample_weight=w, interval="bootstrap_percentile", n_resamples=40, rng=3)
+    res = auc_pr_ci(
+        y,
+        s,
+        sample_weight=w,
+        interval="bootstrap_percentile",
+        n_resamples=40,
+        rng=3,
+        sampling=sampling,
+    )
     # the engine draws, in one block, the multiplicities of each class in input order
-    mp, mn = stratified_multiplicities(np.random.default_rng(3), 40, int(y.sum()), int((~y).sum()))
+    mp, mn = resample_multiplicities(
+        np.random.default_rng(3), 40, int(y.sum()), int((~y).sum()), sampling
+    )
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)  # multiplicities in input order
     for r in range(40):
         idx = np.concatenate([np.repeat(pos, mp[r]), np.repeat(neg, mn[r])])
@@ -204,7 +237,8 @@ def test_bca_acceleration_against_brute_force_jackknife(rng):
 @pytest.mark.parametrize("interval", ["bootstrap_percentile", "bootstrap_bca"])
 def test_bootstrap_intervals_agree_with_scipy(rng, interval):
     y, s, _ = make_problem(rng, n=150, prevalence=0.3)
-    ours = auc_pr_ci(y, s, interval=interval, n_resamples=4000, rng=11)
+    # scipy resamples each class separately: the stratified sampling model
+    ours = auc_pr_ci(y, s, interval=interval, n_resamples=4000, rng=11, sampling="stratified")
 
     theirs = stats.bootstrap(
         (s[y], s[~y]),
@@ -230,7 +264,9 @@ def test_grouped_jackknife_approximates_exact_acceleration(rng, monkeypatch):
 
 def test_bca_falls_back_when_degenerate(monkeypatch):
     monkeypatch.setattr(
-        _auc_ci, "bootstrap_areas", lambda sample, method, n, gen, progress: np.full(n, 0.99)
+        _auc_ci,
+        "bootstrap_areas",
+        lambda sample, method, n, gen, progress, sampling: np.full(n, 0.99),
     )
     with pytest.warns(DegenerateBootstrapWarning, match="percentile interval is returned"):
         res = auc_pr_ci(Y_SMALL, S_SMALL, interval="bootstrap_bca", n_resamples=10)

@@ -8,7 +8,10 @@ from scipy import stats
 
 from prcurve import LowEffectiveSampleSizeWarning, PRConfidenceBand, pr_confidence_band, pr_curve
 from prcurve._core._batch import functional_precision_sorted
-from prcurve._inference._resample import stratified_multiplicities, weighted_quantile
+from prcurve._inference._resample import (
+    resample_multiplicities,
+    weighted_quantile,
+)
 
 from ..conftest import make_problem
 
@@ -64,12 +67,15 @@ def test_band_structure_and_reproducibility(data, method):
     assert not a.separated_from(b)
 
 
-def test_naive_band_matches_brute_force(data):
+@pytest.mark.parametrize("sampling", ["instances", "stratified"])
+def test_naive_band_matches_brute_force(data, sampling):
     y, s = data
     n_res = 30
-    band = pr_confidence_band(y, s, method="bootstrap", n_resamples=n_res, rng=9, num=40)
-    mp, mn = stratified_multiplicities(
-        np.random.default_rng(9), n_res, int(y.sum()), int((~y).sum())
+    band = pr_confidence_band(
+        y, s, method="bootstrap", n_resamples=n_res, rng=9, num=40, sampling=sampling
+    )
+    mp, mn = resample_multiplicities(
+        np.random.default_rng(9), n_res, int(y.sum()), int((~y).sum()), sampling
     )
     # unweighted replicates lay multiplicities on the classes' score-sorted positions
     pos = np.flatnonzero(y)[np.argsort(-s[y], kind="stable")]
@@ -79,7 +85,8 @@ def test_naive_band_matches_brute_force(data):
         sup = np.abs(pr_curve(y[idx], s[idx]).precision_at(band.recall) - band.estimate).max()
         assert band.sup_statistic[r] == pytest.approx(np.sqrt(400) * sup)
     assert band.effective_sample_size == pytest.approx(n_res)
-    assert (band.n_pos_resampled == y.sum()).all()
+    np.testing.assert_array_equal(band.n_pos_resampled, mp.sum(axis=1))
+    assert (band.n_pos_resampled == y.sum()).all() == (sampling == "stratified")
 
 
 def test_importance_weights_follow_the_label_likelihood_ratio(data):

@@ -5,7 +5,7 @@ import pytest
 
 from prcurve import ComparisonResult, auc_pr, compare
 from prcurve._core._area import AUC_PR_METHODS
-from prcurve._inference._resample import stratified_multiplicities
+from prcurve._inference._resample import resample_multiplicities
 
 from ..conftest import make_problem
 
@@ -17,13 +17,14 @@ def two_scorers(rng):
     return y, s, other
 
 
+@pytest.mark.parametrize("sampling", ["instances", "stratified"])
 @pytest.mark.parametrize("method", list(AUC_PR_METHODS))
-def test_paired_replicates_equal_brute_force(two_scorers, method):
+def test_paired_replicates_equal_brute_force(two_scorers, method, sampling):
     y, a, b = two_scorers
     n_res = 20
-    res = compare(y, a, b, method=method, n_resamples=n_res, rng=4, num=20)
-    mp, mn = stratified_multiplicities(
-        np.random.default_rng(4), n_res, int(y.sum()), int((~y).sum())
+    res = compare(y, a, b, method=method, n_resamples=n_res, rng=4, num=20, sampling=sampling)
+    mp, mn = resample_multiplicities(
+        np.random.default_rng(4), n_res, int(y.sum()), int((~y).sum()), sampling
     )
     for r in range(n_res):
         idx = np.r_[np.repeat(np.flatnonzero(y), mp[r]), np.repeat(np.flatnonzero(~y), mn[r])]

@@ -173,26 +173,29 @@ def test_too_few_positives():
 
 
 def test_constant_class_scores_need_bootstrap():
+    # negatives all tied, positives distinct: at recall 0.5 the quantile is a lone positive,
+    # where σ²(x) needs the negatives' density, which does not exist
     y = [1] * 6 + [0] * 6
-    s = [2.0] * 6 + list(range(6))
+    s = list(range(6)) + [2.5] * 6
     with pytest.raises(ValueError, match="scores of one class are all equal"):
         pr_pointwise_ci(y, s, [0.5])
 
 
+@pytest.mark.parametrize("ties", ["interpolate", "strict"])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_curve_blocks_on_positive_columns_equal_full_columns(rng, weighted):
+def test_curve_blocks_on_positive_columns_equal_full_columns(rng, weighted, ties):
     from prcurve._inference._resample import bootstrap_blocks, bootstrap_curve_blocks
 
     y, s, w = make_problem(rng, n=150, prevalence=0.2, ties=True, weights=weighted)
     sample = prepare(y, s, w)
     beta = np.linspace(0.02, 1.0, 50)
     full = [
-        functional_precision(tp, fp, npos, beta)
+        functional_precision(tp, fp, npos, beta, ties=ties)
         for tp, fp, npos, _ in bootstrap_blocks(sample, 40, np.random.default_rng(1))
     ]
     reduced = [
-        functional_precision(tp, fp, npos, beta, fp_prev=fpp)
-        for tp, fp, fpp, npos in bootstrap_curve_blocks(sample, 40, np.random.default_rng(1))
+        functional_precision(tp, fp, npos, beta, tp_prev=tpp, fp_prev=fpp, ties=ties)
+        for tp, fp, tpp, fpp, npos in bootstrap_curve_blocks(sample, 40, np.random.default_rng(1))
     ]
     assert reduced[0].shape == (40, 50)
     np.testing.assert_allclose(np.concatenate(reduced), np.concatenate(full), rtol=1e-13)

@@ -67,9 +67,11 @@ def test_scores_from_estimator_errors(binary, multiclass):
 def test_two_column_predict_proba_as_binary_scores_is_a_clear_error(binary):
     X, y = binary
     proba = LogisticRegression().fit(X, y).predict_proba(X)
-    with pytest.raises(ValueError, match=r"y_score: expected a 1-D array of scores, got a 2-col"):
+    one_d = r"y_score: expected a 1-D array of scores, got shape \(400, 2\)"
+    with pytest.raises(ValueError, match=one_d):
         pr_curve(y, proba)
-    with pytest.raises(ValueError, match=r"predict_proba\(X\)\[:, 1\]"):
+    hint = r"predict_proba's output\); pass the positive class's column, y_score\[:, 1\]"
+    with pytest.raises(ValueError, match=hint):
         roc_curve(y, proba)
     with pytest.raises(ValueError, match="y_score: got a 2-column score matrix with two-class"):
         auc_pr(y, proba)

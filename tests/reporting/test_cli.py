@@ -283,7 +283,10 @@ def test_existing_files_in_the_output_directory_are_kept(tmp_path, csv_file):
     assert main(["report", str(csv_file[0]), "--label", "y", "--score", "a", "--out", str(out),
                  "--quiet"]) == 0  # fmt: skip
     assert (out / "notes.txt").read_text() == "mine"
-    assert sorted(os.listdir(out / "curves")) == ["a.csv", "a_achievable.csv", "a_band.csv"]
+    assert (out / "curves" / "stale.csv").read_text() == "old"
+    assert sorted(os.listdir(out / "curves")) == [
+        "a.csv", "a_achievable.csv", "a_band.csv", "stale.csv"
+    ]  # fmt: skip
     assert sorted(os.listdir(out)) == ["curves", "notes.txt", "report.html", "summary.json"]
 
 

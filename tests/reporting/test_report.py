@@ -208,7 +208,7 @@ def test_write_tree_is_all_or_nothing(tmp_path, monkeypatch):
     assert (out / "a.txt").read_text() == "1" and (out / "p.png").read_bytes() == b"\x89PNG"
     (out / "mine.txt").write_text("keep")
     write_tree(str(out), {"a.txt": "2", "d/c.csv": "y\n"})
-    assert sorted(os.listdir(out / "d")) == ["c.csv"]  # the directory is replaced as a whole
+    assert sorted(os.listdir(out / "d")) == ["b.csv", "c.csv"]  # only written files replaced
     assert (out / "mine.txt").read_text() == "keep" and (out / "a.txt").read_text() == "2"
 
     real_open = open

@@ -44,7 +44,8 @@ def average_precision_from(tp: np.ndarray, precision: np.ndarray, n_pos: float) 
     The fast path for a single computed curve, which already stores its precision.
     """
     dtp = np.subtract(tp[1:], tp[:-1], dtype=np.float64)
-    return float((tp[0] * precision[0] + np.dot(dtp, precision[1:])) / n_pos)
+    # at most 1, also when rounding makes the recall steps sum to 1 + 1 ulp
+    return min(float((tp[0] * precision[0] + np.dot(dtp, precision[1:])) / n_pos), 1.0)
 
 
 def area_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: float, method: str) -> float:
@@ -123,9 +124,11 @@ def _interpolated_median(tp, fp, n_pos, b):
     is_start = np.zeros(m, dtype=bool)
     is_start[at] = True
     atp = np.zeros(m)
+    afp = np.zeros(m)
     prec = np.ones(m)
     arow = np.empty(m, dtype=np.intp)
     atp[~is_start] = ftp
+    afp[~is_start] = ffp
     prec[~is_start] = ftp / (ftp + ffp)
     arow[~is_start] = rows
     arow[at] = np.arange(b)
@@ -136,9 +139,17 @@ def _interpolated_median(tp, fp, n_pos, b):
     starts = np.flatnonzero(new)
     ends = np.append(starts[1:], m) - 1
     size = ends - starts
-    median = (prec[starts + size // 2] + prec[starts + (size + 1) // 2]) / 2
+    lo, hi = starts + size // 2, starts + (size + 1) // 2
+    median = (prec[lo] + prec[hi]) / 2
     gtp, grow = atp[starts], arow[starts]
-    gfp = np.where(median > 0, gtp * (1.0 / np.where(median > 0, median, 1.0) - 1.0), 0.0)
+    # the median point's TP + FP, from counts rather than from 1/median (which overflows when
+    # the median precision is subnormal): at equal TP, the mean of two precisions corresponds to
+    # the harmonic mean of the two totals, 2·d₁·d₂/(d₁ + d₂)
+    total = atp + afp
+    d_lo, d_hi = total[lo], total[hi]
+    both = d_lo + d_hi
+    d_med = np.where(lo == hi, d_lo, d_lo * (2.0 * d_hi / np.where(both > 0, both, 1.0)))
+    gfp = np.maximum(d_med - gtp, 0.0)
     # the first group of a row is at TP 0; the second opens with a rectangle at its median
     row_first = is_start[starts]
     second = np.zeros(starts.shape[0], dtype=bool)
@@ -172,11 +183,14 @@ def batched_area(tp: np.ndarray, fp: np.ndarray, n_pos: np.ndarray, method: str)
     fp = np.asarray(fp, dtype=np.float64)
     n_pos = np.asarray(n_pos, dtype=np.float64)
     if method == "average_precision":
-        return _average_precision(tp, fp, n_pos)
-    fn = {
-        "davis_goadrich": _davis_goadrich,
-        "trapezoid": _trapezoid,
-        "lower_trapezoid": _lower_trapezoid,
-        "interpolated_median": _interpolated_median,
-    }[method]
-    return fn(tp, fp, n_pos, tp.shape[0])
+        area = _average_precision(tp, fp, n_pos)
+    else:
+        fn = {
+            "davis_goadrich": _davis_goadrich,
+            "trapezoid": _trapezoid,
+            "lower_trapezoid": _lower_trapezoid,
+            "interpolated_median": _interpolated_median,
+        }[method]
+        area = fn(tp, fp, n_pos, tp.shape[0])
+    # recall steps that sum to 1 within rounding can give 1 + 1 ulp: an area is at most 1
+    return np.minimum(area, 1.0)

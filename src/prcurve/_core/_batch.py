@@ -9,9 +9,19 @@ Two representations reach it:
 
 Both use one rule for Ĝ⁻¹(1 − β) (Clémençon & Vayatis 2009 eq. 3; Hughes-Oliver section 3.1):
 it is the ``j``-th largest positive score with ``j = ⌊n₊β⌋ + 1`` (at most n₊), i.e. the lowest
-positive score with at most n₊β positives strictly above it; PR̂(β) = n₊β / (n₊β + N) with N
-the negatives strictly above it.  A relative tolerance of 8 ulp on n₊β makes β = k/n₊ land on
-its step despite rounding.
+positive score z with at most n₊β positives strictly above it.  A relative tolerance of 8 ulp
+on n₊β makes β = k/n₊ land on its step despite rounding.  Then PR̂(β) = n₊β / (n₊β + N) with
+N read in one of two ways (:data:`TIES`):
+
+* ``"strict"`` — the papers' estimator: N = the negatives strictly above z.
+* ``"interpolate"`` — N = N₍>z₎ + (n₊β − P₍>z₎) · N₍=z₎ / P₍=z₎: the tie group of z is put in
+  uniformly random order and cut where the *expected* positives above the cut reach n₊β; N is
+  the expected negatives above that cut.  This is the Davis–Goadrich interpolation across the
+  tie group of z, i.e. the drawn curve at recall β.  At β = k/n₊ exactly it reads the point
+  reached by the k-th positive (z is then the ⌈n₊β⌉-th positive, not the (k+1)-th), i.e. the
+  top of a vertical drop, as :meth:`prcurve.PRCurve.interpolate` does: left-continuous in β.
+  Without ties both give the same number, bit for bit, except at β = k/n₊ exactly, where
+  ``"strict"`` reads the bottom of a vertical drop and ``"interpolate"`` its top.
 """
 
 from __future__ import annotations
@@ -19,13 +29,38 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "TIES",
     "batch_counts",
     "functional_precision",
     "functional_precision_sorted",
+    "quantile_group",
     "row_searchsorted",
 ]
 
 _TOL = 1 + 8 * np.finfo(np.float64).eps
+
+#: How the functional estimator reads a tie group (see the module docstring).
+TIES = ("interpolate", "strict")
+
+
+def _negatives_above(
+    target: np.ndarray,
+    tp_prev: np.ndarray,
+    fp_prev: np.ndarray,
+    tp_group: np.ndarray,
+    fp_group: np.ndarray,
+    ties: str,
+) -> np.ndarray:
+    """N(β): negatives above the (n₊β)-th positive, given the counts before / through its group."""
+    if ties == "strict":
+        return fp_prev.astype(np.float64)
+    tp_prev = tp_prev.astype(np.float64)
+    fp_prev = fp_prev.astype(np.float64)
+    dtp = tp_group - tp_prev
+    dfp = np.asarray(fp_group - fp_prev, dtype=np.float64)
+    share = np.clip(target - tp_prev, 0.0, None) / np.where(dtp > 0, dtp, 1.0)
+    # without ties dfp is exactly 0, so the result is fp_prev bit for bit
+    return fp_prev + np.minimum(share, 1.0) * dfp
 
 
 def row_searchsorted(a: np.ndarray, v: np.ndarray, *, side: str = "left") -> np.ndarray:
@@ -49,6 +84,24 @@ def row_searchsorted(a: np.ndarray, v: np.ndarray, *, side: str = "left") -> np.
     return lo
 
 
+def quantile_group(
+    tp: np.ndarray, n_pos: float, recall: np.ndarray, *, ties: str = "strict"
+) -> np.ndarray:
+    """Index of the threshold group the estimator reads at recall β, one curve, shape (m,).
+
+    ``"strict"``: the group of Ĝ⁻¹(1 − β), the first threshold whose cumulative TP exceeds
+    n₊β (at most the first that reaches n₊).  ``"interpolate"``: the first threshold whose
+    cumulative TP reaches n₊β, so that at β = k/n₊ the point *before* a vertical drop is read
+    (the drawn curve's value there, left-continuous in β).
+    """
+    target = float(n_pos) * np.asarray(recall, dtype=np.float64)
+    if ties == "interpolate":
+        first = np.searchsorted(tp, target / _TOL, side="left")
+    else:
+        first = np.searchsorted(tp, target * _TOL, side="right")
+    return np.minimum(first, np.searchsorted(tp, n_pos, side="left"))
+
+
 def functional_precision(
     tp: np.ndarray,
     fp: np.ndarray,
@@ -56,6 +109,8 @@ def functional_precision(
     recall: np.ndarray,
     *,
     fp_prev: np.ndarray | None = None,
+    tp_prev: np.ndarray | None = None,
+    ties: str = "interpolate",
 ) -> np.ndarray:
     """PR̂(β) from cumulative counts (weights allowed).
 
@@ -65,10 +120,12 @@ def functional_precision(
         Cumulative counts (or total weights) at decreasing thresholds; repeated points allowed.
     n_pos : float or ndarray of shape (b,)
     recall : ndarray, shape (m,), values in (0, 1]
-    fp_prev : ndarray, shape like ``fp``, optional
-        FP at the threshold just before each column.  By default the previous column; pass it
-        when the columns are a subset holding every threshold where TP can grow (bootstrap
-        blocks keep only those).
+    fp_prev, tp_prev : ndarray, shape like ``fp``, optional
+        FP and TP at the threshold just before each column.  By default the previous column;
+        pass them when the columns are a subset holding every threshold where TP can grow
+        (bootstrap blocks keep only those).  ``tp_prev`` is needed by ``ties="interpolate"``.
+    ties : {"interpolate", "strict"}
+        How a tie group is read (module docstring).
 
     Returns
     -------
@@ -86,24 +143,40 @@ def functional_precision(
     npos = np.atleast_1d(np.asarray(n_pos, dtype=np.float64))
     target = npos[:, None] * np.asarray(recall, dtype=np.float64)[None, :]
     if one:
-        first = np.searchsorted(tp2[0], target[0] * _TOL, side="right")[None, :]
-        cap = np.searchsorted(tp2[0], npos[0], side="left")
+        first = quantile_group(tp2[0], npos[0], recall, ties=ties)[None, :]
     else:
-        first = row_searchsorted(tp2, target * _TOL, side="right")
-        cap = row_searchsorted(tp2, npos[:, None], side="left")
-    first = np.minimum(first, cap)
+        if ties == "interpolate":
+            first = row_searchsorted(tp2, target / _TOL, side="left")
+        else:
+            first = row_searchsorted(tp2, target * _TOL, side="right")
+        first = np.minimum(first, row_searchsorted(tp2, npos[:, None], side="left"))
     if fp_prev is not None:
-        above = np.take_along_axis(np.atleast_2d(fp_prev), first, axis=1).astype(np.float64)
+        fpp = np.take_along_axis(np.atleast_2d(fp_prev), first, axis=1)
+        if ties == "interpolate":
+            if tp_prev is None:
+                raise ValueError("tp_prev: required with fp_prev when ties='interpolate'")
+            tpp = np.take_along_axis(np.atleast_2d(tp_prev), first, axis=1)
     else:
-        above = np.where(
-            first > 0, np.take_along_axis(fp2, np.maximum(first - 1, 0), axis=1), 0
-        ).astype(np.float64)
+        before = np.maximum(first - 1, 0)
+        fpp = np.where(first > 0, np.take_along_axis(fp2, before, axis=1), 0)
+        tpp = np.where(first > 0, np.take_along_axis(tp2, before, axis=1), 0)
+    if ties == "strict":
+        above = fpp.astype(np.float64)
+    else:
+        tpg = np.take_along_axis(tp2, first, axis=1)
+        fpg = np.take_along_axis(fp2, first, axis=1)
+        above = _negatives_above(target, tpp, fpp, tpg, fpg, ties)
     value = target / (target + above)
     return value[0] if one else value
 
 
 def functional_precision_sorted(
-    pos: np.ndarray, neg: np.ndarray, n_pos: np.ndarray, recall: np.ndarray
+    pos: np.ndarray,
+    neg: np.ndarray,
+    n_pos: np.ndarray,
+    recall: np.ndarray,
+    *,
+    ties: str = "interpolate",
 ) -> np.ndarray:
     """PR̂(β) for rows of class-sorted samples.
 
@@ -114,6 +187,9 @@ def functional_precision_sorted(
         ``n_neg[i]`` entries, then +inf padding.
     n_pos : ndarray of int, shape (b,)
     recall : ndarray, shape (m,), values in (0, 1]
+    ties : {"interpolate", "strict"}
+        How a tie group is read (module docstring).  For continuous draws (no ties) both give
+        the same values; ``"strict"`` then saves two bisections.
 
     Returns
     -------
@@ -121,10 +197,20 @@ def functional_precision_sorted(
     """
     npos = np.asarray(n_pos)
     target = npos[:, None] * np.asarray(recall, dtype=np.float64)[None, :]
-    j = np.minimum(np.floor(target * _TOL).astype(np.intp) + 1, npos[:, None])
+    if ties == "interpolate":  # the ⌈n₊β⌉-th largest positive: left-continuous reading
+        j = np.clip(np.ceil(target / _TOL).astype(np.intp), 1, npos[:, None])
+    else:
+        j = np.minimum(np.floor(target * _TOL).astype(np.intp) + 1, npos[:, None])
     z = np.take_along_axis(pos, npos[:, None] - j, axis=1)  # the j-th largest positive
-    n_neg = np.count_nonzero(neg < np.inf, axis=1)
-    above = n_neg[:, None] - row_searchsorted(neg, z, side="right")
+    n_neg = np.count_nonzero(neg < np.inf, axis=1)[:, None]
+    neg_gt = n_neg - row_searchsorted(neg, z, side="right")
+    if ties == "strict":
+        above = neg_gt.astype(np.float64)
+    else:
+        pos_gt = npos[:, None] - row_searchsorted(pos, z, side="right")
+        pos_ge = npos[:, None] - row_searchsorted(pos, z, side="left")
+        neg_ge = n_neg - row_searchsorted(neg, z, side="left")
+        above = _negatives_above(target, pos_gt, neg_gt, pos_ge, neg_ge, ties)
     return target / (target + above)
 
 

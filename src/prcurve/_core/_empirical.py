@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
-from ._batch import functional_precision
+from ._batch import TIES, functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._frame import data_frame
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
 from ._results import PRCurveWarning, compact_repr
+from ._thresholds import count_index, rule_thresholds
 from ._validation import (
     check_binary_problem,
     check_choice,
@@ -41,19 +42,6 @@ class ThresholdsDroppedWarning(PRCurveWarning):
     """Some requested thresholds predict no instance positive, so they give no PR point."""
 
 
-def _rule_thresholds(thresholds: np.ndarray, rule: str) -> np.ndarray:
-    """Relabel the operating points for the ``score > t`` rule (same points, other thresholds)."""
-    if rule == "ge":
-        return thresholds
-    if thresholds.dtype.kind in "iu" and thresholds[-1] > np.iinfo(thresholds.dtype).min:
-        # integer scores keep their exact dtype; "everything positive" is min - 1
-        last = thresholds[-1:] - 1
-    else:
-        thresholds = thresholds.astype(np.result_type(thresholds.dtype, np.float32))
-        last = np.array([-np.inf], dtype=thresholds.dtype)
-    return np.concatenate([thresholds[1:], last])
-
-
 @compact_repr
 @dataclass(frozen=True)
 class PRCurve:
@@ -69,7 +57,7 @@ class PRCurve:
         ``score >= thresholds[i]``.  With ``"gt"`` (Hughes-Oliver's PR*) the same points are
         labelled by the thresholds of the rule ``score > t``: the next lower distinct score, and
         ``-inf`` for the last point (the lowest score minus 1 for integer scores, whose dtype is
-        kept).
+        kept; see ``prcurve._core._thresholds.rule_thresholds`` for the int64 minimum).
     tp, fp : ndarray, shape (k,)
         Cumulative true / false positives (int64, or float64 total weights).
     precision, recall : ndarray, shape (k,)
@@ -95,7 +83,7 @@ class PRCurve:
         check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
         tp, fp = counts.tp, counts.fp
         return cls(
-            thresholds=_rule_thresholds(counts.thresholds, threshold_rule),
+            thresholds=rule_thresholds(counts.thresholds, threshold_rule),
             tp=tp,
             fp=fp,
             precision=precision_of(tp, fp),
@@ -122,8 +110,29 @@ class PRCurve:
             return average_precision_from(self.tp, self.precision, self.n_pos)
         return area_from_counts(self.tp, self.fp, self.n_pos, method)
 
-    def precision_at(self, recall: Any) -> np.ndarray | float:
+    def precision_at(self, recall: Any, *, ties: str = "interpolate") -> np.ndarray | float:
         """The functional estimator PR̂(β) at recall levels β in (0, 1].
+
+        Parameters
+        ----------
+        recall : float or array-like
+            Recall levels in (0, 1].
+        ties : {"interpolate", "strict"}
+            How a tie group of scores is read.  ``"interpolate"`` (default): the precision of
+            the expected operating point when the instances tied at the quantile are taken in
+            random order and cut where the expected recall is β, i.e. the Davis–Goadrich
+            interpolated curve at recall β — the curve that is drawn, and the
+            one the confidence band, pointwise intervals and comparison are centred on.
+            ``"strict"``: the papers' estimator, counting only the negatives strictly above the
+            quantile (the estimator of the generalized-inverse population curve of discrete
+            laws, Hughes-Oliver eq. 5, e.g. Case F).  Without ties the two are equal except
+            at recall k/n₊, where ``"strict"`` reads the bottom of a vertical drop and
+            ``"interpolate"`` its top.
+
+        Returns
+        -------
+        float or ndarray
+            Shaped like ``recall``.
 
         Notes
         -----
@@ -131,12 +140,24 @@ class PRCurve:
         ``PR̂(β) = n₊β / (n₊β + n₋ α̂(β))`` with ``α̂(β) = 1 − Ĥ(Ĝ⁻¹(1 − β))``, ``Ĝ`` and
         ``Ĥ`` the empirical CDFs of positive and negative scores and
         ``F⁻¹(p) = inf{z : F(z) >= p}``.  ``Ĝ⁻¹(1−β)`` is the lowest positive score ``z`` with
-        at most ``n₊β`` positives strictly above it, and ``n₋α̂`` is the number of negatives
-        strictly above ``z``.  With weights, counts are total weights.  The definition lives in
-        ``prcurve._core._batch`` and is shared with the batched (bootstrap, simulation) estimators.
+        at most ``n₊β`` positives strictly above it; ``n₋α̂`` is the number of negatives
+        strictly above ``z`` (``"strict"``), or that number plus the share
+        ``(n₊β − P₍>z₎)/P₍=z₎`` of the negatives tied at ``z`` (``"interpolate"``).  With weights,
+        counts are total weights.  The definition lives in ``prcurve._core._batch`` and is
+        shared with the batched (bootstrap, simulation) estimators.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curve
+        >>> curve = pr_curve([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
+        >>> curve.precision_at(0.75), curve.precision_at(0.75, ties="strict")
+        (0.75, 1.0)
         """
+        ties = check_choice(ties, "ties", TIES)
         beta = check_unit_interval_array(recall, "recall", low_open=True, high_open=False)
-        value = functional_precision(self.tp, self.fp, self.n_pos, np.atleast_1d(beta).ravel())
+        value = functional_precision(
+            self.tp, self.fp, self.n_pos, np.atleast_1d(beta).ravel(), ties=ties
+        )
         return float(value[0]) if np.ndim(beta) == 0 else value.reshape(np.shape(beta))
 
     def interpolate(self, recall: Any = None, *, num: int = 200) -> tuple[np.ndarray, np.ndarray]:
@@ -314,11 +335,17 @@ def pr_curve(
     y_score : array-like of shape (n,)
         Finite scores; larger means more likely positive.
     sample_weight : array-like of shape (n,), optional
-        Non-negative weights; a zero weight is the same as leaving the sample out.
+        Non-negative weights, free of scale (multiplying them all by a constant changes no
+        result).  **A row of zero weight is dropped as if absent**: a score whose rows all have
+        zero weight is not an operating point, and does not label one under either threshold
+        rule.  The same rule holds in :func:`roc_curve`, :func:`auc_pr`,
+        :func:`evaluate_thresholds`, the PRG curve and every bootstrap.
     pos_label : optional
         The label of the positive class.
     threshold_rule : {"ge", "gt"}
-        Label the points by the rule ``score >= t`` (default) or ``score > t`` (PR*).
+        Label the points by the rule ``score >= t`` (default) or ``score > t`` (PR*).  Either
+        way, ``evaluate_thresholds(y_true, y_score, curve.thresholds,
+        threshold_rule=curve.threshold_rule)`` gives back the curve's own points.
 
     Returns
     -------
@@ -387,6 +414,11 @@ def auc_pr(
         ``"lower_trapezoid"``
             Boyd et al. (2013): points ``(0, 1)`` then one per threshold; for each distinct recall
             the minimum and maximum precision; ``Σ_i (r_i − r_{i−1})(p_{i−1}^min + p_i^max)/2``.
+            Despite the name it is not a lower bound: the segment from the assumed start
+            ``(0, 1)`` to the first point ``(r_1, p_1)`` adds ``r_1 (1 + p_1)/2``, which is most
+            of the value when the first operating point has a high recall (few distinct or
+            heavily tied scores): a constant score gives ``(1 + π₊)/2`` (0.61 at prevalence
+            0.21) while its average precision is ``π₊``.  The report says so in a note.
         ``"interpolated_median"``
             Boyd et al. (2013): the median precision at each distinct recall, joined by
             Davis–Goadrich interpolation; from recall 0 a rectangle at the next median.
@@ -453,7 +485,9 @@ def evaluate_thresholds(
     Parameters
     ----------
     thresholds : array-like
-        Thresholds; duplicates are merged and they are returned in decreasing order.  Thresholds
+        Thresholds; duplicates are merged and they are returned in decreasing order, in their
+        own dtype.  They are compared with the scores exactly, whatever the two dtypes (an int64
+        score above 2**53 is not rounded to a double first).  Thresholds
         above every score predict nothing positive, have no precision, and are dropped with a
         :class:`ThresholdsDroppedWarning`.
     threshold_rule : {"ge", "gt"}
@@ -477,18 +511,11 @@ def evaluate_thresholds(
     if t.ndim != 1 or t.shape[0] == 0 or t.dtype.kind not in "biuf":
         raise ValueError(f"thresholds: expected a non-empty 1-D array of numbers, got {t!r}")
     counts = count_sorted(y, s, w)
-    # compare in the scores' own dtype when the thresholds fit in it exactly (large integers
-    # would lose precision in float64), in float64 otherwise
-    common = np.result_type(counts.thresholds.dtype, t.dtype)
-    if common.kind == "f":
-        common = np.dtype(np.float64)
-    t = np.unique(t.astype(common))[::-1]
-    ascending = counts.thresholds[::-1].astype(common)
-    # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt")
-    if threshold_rule == "ge":
-        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="left")
-    else:
-        k = ascending.shape[0] - 1 - np.searchsorted(ascending, t, side="right")
+    t = np.unique(t)[::-1]
+    ascending = counts.thresholds[::-1]
+    # counts at t: those of the lowest distinct score >= t (rule "ge") or > t (rule "gt"),
+    # compared exactly whatever the dtypes (see prcurve._core._thresholds)
+    k = ascending.shape[0] - 1 - count_index(ascending, t, threshold_rule)
     valid = k >= 0
     if not valid.any():
         raise ValueError(

@@ -8,6 +8,7 @@ Between operating points A and B the counts move along a straight line in (TP, F
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,13 +53,18 @@ def dg_precision(tp_a, fp_a, tp_b, fp_b, tp) -> np.ndarray:
         *(np.asarray(v, dtype=np.float64) for v in (tp_a, fp_a, tp_b, fp_b, tp))
     )
     dtp = tp_b - tp_a
-    with np.errstate(divide="ignore", invalid="ignore"):
-        skew = np.where(dtp > 0, (fp_b - fp_a) / np.where(dtp > 0, dtp, 1.0), 0.0)
-        x = tp - tp_a
-        num = tp_a + x
-        den = tp_a + fp_a + x * (1.0 + skew)
-        limit = 1.0 / (1.0 + skew)
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), limit)
+    rising = dtp > 0
+    safe = np.where(rising, dtp, 1.0)
+    # FP = FP_A + x * (FP_B - FP_A) / (TP_B - TP_A), with x / (TP_B - TP_A) in [0, 1] formed
+    # first: the local skew itself may overflow (a tiny TP step beside a huge FP step)
+    frac = np.where(rising, (tp - tp_a) / safe, 0.0)
+    num = tp
+    # TP + FP with FP formed on its own, so that rounding never makes the precision exceed 1
+    den = tp + (fp_a + frac * (fp_b - fp_a))
+    step = dtp + (fp_b - fp_a)
+    limit = np.where(rising & (step > 0), dtp / np.where(step > 0, step, 1.0), 1.0)
+    # FP = 0 on the segment: den = TP_A + frac·ΔTP may round just below tp (precision 1 + ulp)
+    return np.where(den > 0, np.minimum(num / np.where(den > 0, den, 1.0), 1.0), limit)
 
 
 def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
@@ -78,14 +84,16 @@ def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
     tp_a, fp_a, tp_b, fp_b = (np.asarray(v, dtype=np.float64) for v in (tp_a, fp_a, tp_b, fp_b))
     delta = tp_b - tp_a
     rising = delta > 0
-    safe_delta = np.where(rising, delta, 1.0)
-    c = 1.0 + (fp_b - fp_a) / safe_delta
+    # c·Δ = Δ + (FP_B − FP_A) is the growth of TP + FP along the segment; 1/c = Δ / (c·Δ).
+    # Neither overflows, unlike c itself when Δ is tiny beside FP_B − FP_A.
+    growth = np.where(rising, delta + (fp_b - fp_a), 1.0)
+    inv_c = np.where(rising, delta, 1.0) / growth
     d = tp_a + fp_a
     has_d = d > 0
     safe_d = np.where(has_d, d, 1.0)
     with np.errstate(over="ignore"):
-        u = c * safe_delta / safe_d
-    # u = inf only for denormal counts: the segment then behaves as one from the origin
+        u = growth / safe_d
+    # u = inf only for subnormal counts: the segment then behaves as one from the origin
     u = np.minimum(u, np.finfo(np.float64).max)
     small = u < 1e-4
     safe_u = np.where(small, 1.0, u)
@@ -93,7 +101,7 @@ def dg_segment_areas(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
     log_ratio = np.where(small, 1.0 - su / 2 + su * su / 3, np.log1p(safe_u) / safe_u)
     one_minus = np.where(small, su / 2 - su * su / 3 + su**3 / 4, 1.0 - log_ratio)
     p_a = tp_a / safe_d
-    area = np.where(has_d, delta * (p_a * log_ratio + one_minus / c), delta / c)
+    area = np.where(has_d, delta * (p_a * log_ratio + one_minus * inv_c), delta * inv_c)
     return np.where(rising, area, 0.0)
 
 
@@ -138,14 +146,26 @@ def dg_interpolate(tp_a: Any, fp_a: Any, tp_b: Any, fp_b: Any, n_pos: Any) -> In
         )
     if not npos >= tb or npos <= 0:
         raise ValueError(f"n_pos: expected a positive total at least tp_b={tb}, got {npos}")
+    top = max(tb, fb, npos)
+    if top < 2.0**-500:
+        # subnormal counts have lost their precision: rescale exactly by a power of two (the
+        # ratios do not change) and report the counts in the caller's units
+        k = -int(np.frexp(top)[1])
+        pts = dg_interpolate(*(math.ldexp(v, k) for v in (ta, fa, tb, fb, npos)))
+        return InterpolatedPoints(
+            tp=np.ldexp(pts.tp, -k),
+            fp=np.ldexp(pts.fp, -k),
+            recall=pts.recall,
+            precision=pts.precision,
+        )
     steps = np.arange(ta, tb, 1.0)
     tp = np.append(steps, tb) if tb > ta else np.array([ta])
     if tb == ta and fb > fa:  # vertical segment: the two end points
         tp = np.array([ta, tb])
         fp = np.array([fa, fb])
     else:
-        skew = (fb - fa) / (tb - ta) if tb > ta else 0.0
-        fp = fa + (tp - ta) * skew
+        # (tp - ta) / (tb - ta) in [0, 1] first: the local skew itself may overflow
+        fp = fa + ((tp - ta) / (tb - ta)) * (fb - fa) if tb > ta else np.full_like(tp, fa)
     prec = dg_precision(ta, fa, tb, fb, tp)
     if tb == ta and fb > fa:
         prec = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-300), 0.0)

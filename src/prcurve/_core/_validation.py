@@ -6,6 +6,7 @@ same kind of message everywhere: the parameter's name, what was expected and wha
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 from typing import Any
@@ -36,11 +37,10 @@ def _as_1d(name: str, value: Any) -> np.ndarray:
         raise ValueError(f"{name}: expected a 1-D array, got a scalar ({arr.item()!r})")
     if arr.ndim == 2 and 1 in arr.shape:
         arr = arr.reshape(-1)
-    if arr.ndim == 2 and arr.shape[1] == 2 and name not in ("y_true", "sample_weight"):
+    if arr.ndim == 2 and arr.shape[1] == 2 and "score" in name:
         raise ValueError(
-            f"{name}: expected a 1-D array of scores, got a 2-column array of shape "
-            f"{arr.shape} (predict_proba output?); pass the positive class's column, e.g. "
-            "predict_proba(X)[:, 1]"
+            f"{name}: expected a 1-D array of scores, got shape {arr.shape} (two columns, like "
+            f"predict_proba's output); pass the positive class's column, {name}[:, 1]"
         )
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D array, got an array of shape {arr.shape}")
@@ -218,16 +218,34 @@ def check_binary_problem(
 
 
 def _moderate_scale(w: np.ndarray) -> np.ndarray:
-    """Rescale extreme weights by an exact power of two (no rounding), leaving others alone.
+    """Rescale extreme positive weights by an exact power of two, leaving others alone.
 
     Every prcurve result is invariant to the scale of the weights, but cumulative sums of weights
-    near 1e308 overflow and weights near 1e-320 lose their precision; the rescaled largest
-    weight lies in [0.5, 1).
+    near 1e308 overflow, and weights near 1e-320 have lost their precision (and their products
+    with a recall level underflow to 0).  Weights all within [2**-500, 2**500) are left alone
+    (results keep the caller's units).  Otherwise the largest weight is brought into [0.5, 1)
+    when that leaves the smallest at least 2**-500, and into [2**499, 2**500) when not (huge
+    weights, or weights spread widely), so that the smallest weights become normal numbers
+    whenever float64 can hold the spread.  Scaling by 2**k commutes exactly with every sum and
+    ratio, so results do not depend on it.  Positive weights spread over more than float64 can
+    hold (a ratio beyond about 2**1500, where scaling down would round the smallest towards
+    zero) are an error, not a silent change of the data.
     """
-    top = float(w.max())
-    if 2.0**-500 < top < 2.0**500:
+    top, low = float(w.max()), float(w.min())
+    if 2.0**-500 <= low and top < 2.0**500:
         return w
-    return np.ldexp(w, -int(np.frexp(top)[1]))
+    exponent = int(np.frexp(top)[1])  # top in [2**(exponent-1), 2**exponent)
+    shift = -exponent
+    if top >= 2.0**500 or math.ldexp(low, shift) < 2.0**-500:
+        shift = 500 - exponent
+    scaled = np.ldexp(w, shift)
+    if shift < 0 and not np.array_equal(np.ldexp(scaled, -shift), w):
+        raise ValueError(
+            "sample_weight: expected positive weights within a factor of about 2**1500 of one "
+            f"another (the range of float64 once the largest is scaled to 2**500), got largest "
+            f"{_plain(top)!r} and smallest {_plain(low)!r}"
+        )
+    return scaled
 
 
 def check_rng(rng: Any) -> np.random.Generator:

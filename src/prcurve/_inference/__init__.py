@@ -3,8 +3,8 @@
 Holds the shared resampling machinery (``_resample``: bootstrap replicates without a second
 sort), kernel smoothing (``_kernel``), AUC-PR intervals (``_auc_ci``), pointwise intervals
 (``_pointwise``), simultaneous bands (``_band``), paired comparisons (``_compare``) and coverage
-studies (``_coverage``).  Implementation only; the public names are re-exported by
-:mod:`prcurve`.
+studies (``_coverage`` for bands, ``_interval_coverage`` for every interval).  Implementation
+only; the public names are re-exported by :mod:`prcurve`.
 
 May import: :mod:`prcurve._core`, :mod:`prcurve._population`.
 """

@@ -18,6 +18,7 @@ from ._resample import (
     SortedSample,
     block_rows,
     bootstrap_blocks,
+    check_sampling,
     positive_columns,
     prepare,
     replicate_counts,
@@ -158,15 +159,13 @@ def bootstrap_areas(
     n_resamples: int,
     gen: np.random.Generator,
     progress: ProgressHook | None = None,
+    *,
+    sampling: str = "instances",
 ) -> np.ndarray:
-    """AUC-PR of stratified bootstrap replicates, shape (n_resamples,)."""
+    """AUC-PR of bootstrap replicates, shape (n_resamples,)."""
     cols = positive_columns(sample) if method == "average_precision" else None
-    return np.concatenate(
-        [
-            batched_area(tp, fp, npos, method)
-            for tp, fp, npos, _ in bootstrap_blocks(sample, n_resamples, gen, progress, cols)
-        ]
-    )
+    blocks = bootstrap_blocks(sample, n_resamples, gen, progress, cols, sampling=sampling)
+    return np.concatenate([batched_area(tp, fp, npos, method) for tp, fp, npos, _ in blocks])
 
 
 def _jackknife_groups(n_c: int, n_total: int, gen: np.random.Generator) -> np.ndarray:
@@ -242,6 +241,7 @@ def auc_pr_ci(
     sample_weight: Any = None,
     progress: ProgressHook | None = None,
     pos_label: Any = None,
+    sampling: str = "instances",
 ) -> AUCPRInterval:
     """AUC-PR with a confidence interval (Boyd, Eng & Page 2013, and bootstrap intervals).
 
@@ -255,8 +255,7 @@ def auc_pr_ci(
     interval : {"logit", "binomial", "bootstrap_percentile", "bootstrap_bca"}
         ``"binomial"``: θ ± z·√(θ(1 − θ)/n₊), clipped to [0, 1].
         ``"logit"``: expit(logit θ ± z/√(n₊ θ(1 − θ))).
-        ``"bootstrap_percentile"``: percentiles of a stratified bootstrap (n₊ positives and n₋
-        negatives resampled with replacement).
+        ``"bootstrap_percentile"``: percentiles of a bootstrap (see ``sampling``).
         ``"bootstrap_bca"``: bias-corrected and accelerated percentiles of the same bootstrap.
     level : float
         Confidence level in (0, 1).
@@ -269,6 +268,13 @@ def auc_pr_ci(
     progress : callable, optional
         ``progress(done, total)`` after each block of bootstrap replicates.
     pos_label : optional
+    sampling : {"instances", "stratified"}
+        Bootstrap sampling model.  ``"instances"`` (default): the instances were drawn at
+        random, so a replicate resamples n rows and its number of positives varies,
+        n₊* ~ Bin(n, p̂) (conditioned on both classes occurring).  ``"stratified"``: the class
+        counts are fixed by the design (case–control sampling); n₊ positives and n₋ negatives
+        are resampled.  Under random sampling the stratified bootstrap leaves out the
+        prevalence's variance and under-covers.
 
     Returns
     -------
@@ -293,6 +299,15 @@ def auc_pr_ci(
     time; above, each class is split at random into 500 groups left out in turn.  All
     bootstrap replicates come from the one-sort engine (``prcurve._inference._resample``).
 
+    Coverage of the 95 % intervals of average precision (``bench/coverage_intervals.py``,
+    150 samples per cell, labels drawn at random, n = 1000; binomial standard error ≈ 0.018):
+    logit 0.93–0.98, binomial 0.94–0.98, percentile and BCa with ``sampling="instances"``
+    0.94–0.97 on binormal (π = 0.3), Hughes-Oliver Case A (π = 1/11), Case F and rounded
+    binormal scores.  With ``sampling="stratified"`` the bootstrap intervals under-cover when
+    the instances were drawn at random: 0.89–0.92 on the continuous and rounded models (their
+    width leaves out the variance of the prevalence), so use it only when the design fixes
+    the class counts.  The closed-form intervals on discrete scores over-cover (0.98).
+
     Examples
     --------
     >>> import numpy as np
@@ -309,6 +324,7 @@ def auc_pr_ci(
     """
     method = check_choice(method, "method", tuple(AUC_PR_METHODS))
     kind = check_choice(interval, "interval", INTERVALS)
+    sampling = check_sampling(sampling)
     level = check_level(level)
     progress = check_progress(progress)
     y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
@@ -320,13 +336,13 @@ def auc_pr_ci(
         n_eff = float(n_p)
     else:
         wp = w[y]
-        n_eff = float(wp.sum() ** 2 / np.sum(wp**2))
+        n_eff = float((wp / wp.max()).sum() ** 2 / np.sum((wp / wp.max()) ** 2))
     if kind in CLOSED_FORM:
         return _closed_form(theta, n_eff, kind, level, method, stacklevel=3)
     n_resamples = check_resamples(n_resamples)
     gen = check_rng(rng)
     require_class_sizes(n_p, n_n, min_pos=2, min_neg=1, what=f"interval={kind!r}")
-    reps = bootstrap_areas(sample, method, n_resamples, gen, progress)
+    reps = bootstrap_areas(sample, method, n_resamples, gen, progress, sampling=sampling)
     probs = [(1 - level) / 2, (1 + level) / 2]
     z0 = a = None
     if kind == "bootstrap_bca":

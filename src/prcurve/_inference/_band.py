@@ -1,7 +1,7 @@
 """Simultaneous (sup-norm) confidence bands for the PR curve.
 
 ``method="smoothed_bootstrap"`` is Algorithm 1 of Clémençon & Vayatis (2009); ``"bootstrap"`` is
-the naive stratified bootstrap, offered for comparison.
+the naive bootstrap, offered for comparison.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._batch import functional_precision, functional_precision_sorted
+from .._core._batch import TIES, functional_precision, functional_precision_sorted
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import (
     check_binary_problem,
@@ -36,6 +36,7 @@ from ._resample import (
     SortedSample,
     block_rows,
     bootstrap_curve_blocks,
+    check_sampling,
     prepare,
     require_class_sizes,
     weighted_quantile,
@@ -62,7 +63,8 @@ class PRConfidenceBand:
     recall : ndarray, shape (m,)
         Recall grid, evenly spaced over ``recall_range``.
     estimate : ndarray, shape (m,)
-        The functional estimator PR̂ (Clémençon & Vayatis eq. 3) on the grid: the band's centre.
+        The functional estimator PR̂ (Clémençon & Vayatis eq. 3) on the grid, read across ties
+        as :attr:`ties` says: the band's centre.
     band : ConfidenceInterval
         ``low``/``high`` arrays of shape (m,): ``estimate ∓ radius`` clipped to [0, 1].
     radius : float
@@ -90,6 +92,11 @@ class PRConfidenceBand:
         Sample size (n₊ + n₋) used in the √n scaling.
     n_pos_resampled : ndarray of int, shape (n_resamples,)
         Positives n₊* in each replicate (constant n₊ for the stratified naive bootstrap).
+    ties : str
+        ``"interpolate"`` or ``"strict"`` (see :func:`pr_confidence_band`).
+    sampling : str or None
+        Naive bootstrap's sampling model, ``"instances"`` or ``"stratified"`` (None for the
+        smoothed bootstrap, which always draws n₊* ~ Bin(n, p̃)).
     """
 
     recall: np.ndarray
@@ -108,6 +115,8 @@ class PRConfidenceBand:
     effective_sample_size: float
     n: float
     n_pos_resampled: np.ndarray
+    ties: str = "interpolate"
+    sampling: str | None = None
 
     def contains(self, precision: Any) -> bool:
         """Whether a curve given by its precision on :attr:`recall` lies inside everywhere."""
@@ -189,7 +198,8 @@ def _smoothed_sup(
         # smoothed resampling (Remark 4): draw with replacement, add N(0, h²) noise
         pos = _smoothed_draws(gen, ps, h[0], npos)
         neg = _smoothed_draws(gen, ns, h[1], nneg)
-        prs = functional_precision_sorted(pos, neg, npos, grid)
+        # smoothed draws are continuous (no ties almost surely): both readings agree
+        prs = functional_precision_sorted(pos, neg, npos, grid, ties="strict")
         sup[done : done + b] = np.abs(prs - centre[None, :]).max(axis=1)
         npos_all[done : done + b] = npos
         done += b
@@ -217,15 +227,21 @@ def _naive_sup(
     n_resamples: int,
     gen: np.random.Generator,
     progress: ProgressHook | None,
-) -> np.ndarray:
+    *,
+    ties: str,
+    sampling: str,
+) -> tuple[np.ndarray, np.ndarray]:
     sup = np.empty(n_resamples)
+    npos_all = np.empty(n_resamples, dtype=np.int64)
     done = 0
-    for tp, fp, fp_prev, npos in bootstrap_curve_blocks(sample, n_resamples, gen, progress):
-        prs = functional_precision(tp, fp, npos, grid, fp_prev=fp_prev)
+    blocks = bootstrap_curve_blocks(sample, n_resamples, gen, progress, sampling=sampling)
+    for tp, fp, tpp, fpp, npos in blocks:
+        prs = functional_precision(tp, fp, npos, grid, tp_prev=tpp, fp_prev=fpp, ties=ties)
         b = prs.shape[0]
         sup[done : done + b] = np.abs(prs - centre[None, :]).max(axis=1)
+        npos_all[done : done + b] = npos
         done += b
-    return sup
+    return sup, npos_all
 
 
 def pr_confidence_band(
@@ -243,6 +259,8 @@ def pr_confidence_band(
     rng: Any = None,
     progress: ProgressHook | None = None,
     pos_label: Any = None,
+    ties: str = "interpolate",
+    sampling: str = "instances",
 ) -> PRConfidenceBand:
     """A simultaneous confidence band for the PR curve over recall in ``[ε, 1 − ε]``.
 
@@ -255,8 +273,8 @@ def pr_confidence_band(
     level : float
         Simultaneous coverage 1 − δ, in (0, 1).
     method : {"smoothed_bootstrap", "bootstrap"}
-        Algorithm 1 of Clémençon & Vayatis (2009), or the naive stratified bootstrap (resample
-        n₊ positives and n₋ negatives with replacement from the data; no smoothing).
+        Algorithm 1 of Clémençon & Vayatis (2009), or the naive bootstrap (resample the data
+        with replacement, see ``sampling``; no smoothing).
     recall_range : (float, float)
         ``(ε, 1 − ε')`` inside (0, 1): the band is simultaneous over this recall range.
     n_resamples : int
@@ -278,6 +296,16 @@ def pr_confidence_band(
         ``progress(done, total)`` called after each block of replicates.
     pos_label : optional
         The label of the positive class.
+    ties : {"interpolate", "strict"}
+        The curve the band is centred on (see :meth:`prcurve.PRCurve.precision_at`):
+        ``"interpolate"`` (default) is the drawn, Davis–Goadrich interpolated curve, also across
+        tied scores, so the band holds the curve it is drawn around; ``"strict"`` is the papers'
+        functional estimator PR̂ (negatives strictly above the quantile), whose population
+        counterpart is the generalized-inverse curve of Hughes-Oliver eq. (5).  The two
+        coincide without ties (up to the grid points equal to k/n₊ at vertical drops).
+    sampling : {"instances", "stratified"}
+        Naive bootstrap only: ``"instances"`` (default) resamples n rows, so n₊* ~ Bin(n, p̂)
+        as in the smoothed bootstrap; ``"stratified"`` keeps n₊ and n₋ (case–control designs).
 
     Returns
     -------
@@ -331,6 +359,17 @@ def pr_confidence_band(
     to minimise the Monte Carlo variance (Remark 5); the default p̃ = p̂ does that for the
     weights (all equal to 1), and then Algorithm 1 is the plain smoothed bootstrap.
 
+    Coverage of the 95 % bands (``bench/coverage_intervals.py``, n = 1000, 150 samples per
+    model, labels drawn at random, the population curve on 100 recall levels in [0.05, 0.95]):
+    the smoothed bootstrap 0.98 (binormal, π = 0.3), 0.95 (Case A, π = 1/11) and 0.97 (scores
+    rounded to one decimal); the naive bootstrap is conservative, 0.99 with either sampling
+    model on the continuous and rounded models.  The smoothed bootstrap assumes continuous
+    score laws: on coarse discrete scores whose PR curve has jumps (Case F, π = 0.2) it covers
+    only 0.06, because the jumps' location varies from sample to sample by more than the
+    smoothed replicates reproduce; the naive bootstrap covers 0.95 there
+    (``sampling="stratified"``: 0.91).  For scores on a few distinct values use
+    ``method="bootstrap"``.
+
     Examples
     --------
     >>> import numpy as np
@@ -346,6 +385,8 @@ def pr_confidence_band(
     """
     level = check_level(level)
     method = check_choice(method, "method", BAND_METHODS)
+    ties = check_choice(ties, "ties", TIES)
+    sampling = check_sampling(sampling)
     lo, hi = check_recall_range(recall_range)
     n_resamples = check_resamples(n_resamples)
     h_user = _check_bandwidth(bandwidth)
@@ -362,13 +403,16 @@ def pr_confidence_band(
     n = n_p + n_n
     grid = np.linspace(lo, hi, num)
     c = sample.counts
-    centre = functional_precision(c.tp[None, :], c.fp[None, :], np.array([c.n_pos]), grid)[0]
+    centre = functional_precision(
+        c.tp[None, :], c.fp[None, :], np.array([c.n_pos]), grid, ties=ties
+    )[0]
 
     if method == "bootstrap":
-        sup = _naive_sup(sample, grid, centre, n_resamples, gen, progress)
+        sup, npos = _naive_sup(
+            sample, grid, centre, n_resamples, gen, progress, ties=ties, sampling=sampling
+        )
         weights = np.full(n_resamples, 1.0 / n_resamples)
         h, pt, used_center = None, None, None
-        npos = np.full(n_resamples, n_p)
     else:
         # PR curves are invariant to rescaling the scores: extreme magnitudes (where squares
         # under- or overflow in the bandwidth rule) are brought near 1 by an exact power of two
@@ -419,4 +463,6 @@ def pr_confidence_band(
         effective_sample_size=ess,
         n=float(n),
         n_pos_resampled=npos,
+        ties=ties,
+        sampling=sampling if method == "bootstrap" else None,
     )

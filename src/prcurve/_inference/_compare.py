@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._core._area import AUC_PR_METHODS, area_from_counts, batched_area
-from .._core._batch import functional_precision
+from .._core._batch import TIES, functional_precision
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import (
     check_binary_problem,
@@ -22,11 +22,12 @@ from ._common import check_progress, check_recall_range, check_resamples
 from ._resample import (
     ProgressHook,
     block_rows,
+    check_sampling,
     positive_columns,
     prepare,
     replicate_counts,
     require_class_sizes,
-    stratified_multiplicities,
+    resample_multiplicities,
     weighted_quantile,
 )
 
@@ -73,7 +74,7 @@ class ComparisonResult:
     bands_separate: bool
 
 
-def _band(grid, centre, sup, level, recall_range, n, n_pos) -> PRConfidenceBand:
+def _band(grid, centre, sup, level, recall_range, n, n_pos, ties, sampling) -> PRConfidenceBand:
     radius = weighted_quantile(sup, level)
     b = sup.shape[0]
     return PRConfidenceBand(
@@ -94,7 +95,9 @@ def _band(grid, centre, sup, level, recall_range, n, n_pos) -> PRConfidenceBand:
         weights=np.full(b, 1.0 / b),
         effective_sample_size=float(b),
         n=float(n),
-        n_pos_resampled=np.full(b, n_pos),
+        n_pos_resampled=n_pos,
+        ties=ties,
+        sampling=sampling,
     )
 
 
@@ -112,6 +115,8 @@ def compare(
     recall_range: tuple[float, float] = (0.05, 0.95),
     num: int = 200,
     pos_label: Any = None,
+    ties: str = "interpolate",
+    sampling: str = "instances",
 ) -> ComparisonResult:
     """Compare the AUC-PR of two scorers on the same data by a paired bootstrap.
 
@@ -136,6 +141,12 @@ def compare(
     num : int
         Grid size of the bands.
     pos_label : optional
+    ties : {"interpolate", "strict"}
+        The curve each band is centred on (see :func:`prcurve.pr_confidence_band`); with the
+        default the bands hold the drawn curves also under tied scores.
+    sampling : {"instances", "stratified"}
+        ``"instances"`` (default): each replicate resamples n rows (n₊* ~ Bin(n, p̂));
+        ``"stratified"``: n₊ positives and n₋ negatives (class counts fixed by design).
 
     Returns
     -------
@@ -143,14 +154,21 @@ def compare(
 
     Notes
     -----
-    Each replicate resamples n₊ positives and n₋ negatives with replacement *once* and
-    evaluates both scorers on those same instances, so the correlation between the two
-    estimates is kept (a paired, stratified bootstrap).  The interval is the percentile
-    interval of the replicate differences d*; the two-sided p-value is
+    Each replicate resamples the instances with replacement *once* (n rows, or n₊ positives
+    and n₋ negatives with ``sampling="stratified"``) and evaluates both scorers on those same
+    instances, so the correlation between the two estimates is kept (a paired bootstrap).
+    The interval is the percentile interval of the replicate differences d*; the two-sided
+    p-value is
     ``(1 + #{|d* − d̂| ≥ |d̂|}) / (n_resamples + 1)``, the bootstrap distribution shifted to
     the null (Efron & Tibshirani 1993, ch. 16).  The bands are the naive-bootstrap bands of
     :func:`prcurve.pr_confidence_band` (``method="bootstrap"``) computed on the same
     replicates; "bands separate" is a conservative, curve-wide view of the difference.
+
+    Size of the test at α = 0.05 for two exchangeable scorers (``bench/coverage_intervals.py``,
+    150 samples per cell, labels drawn at random): 0.03–0.05 at n = 1000 on binormal, Case A,
+    Case F and rounded binormal scores; 0.067 ± 0.020 (``sampling="stratified"``:
+    0.060 ± 0.019) at n₊ ≈ 25 (Case A, π = 0.05, n = 500) — near nominal within Monte-Carlo
+    error.
 
     Examples
     --------
@@ -165,6 +183,8 @@ def compare(
     (True, True, True)
     """
     method = check_choice(method, "method", tuple(AUC_PR_METHODS))
+    ties = check_choice(ties, "ties", TIES)
+    sampling = check_sampling(sampling)
     level = check_level(level)
     n_resamples = check_resamples(n_resamples)
     lo_r, hi_r = check_recall_range(recall_range)
@@ -181,20 +201,24 @@ def compare(
     for smp in samples:
         c = smp.counts
         est.append(area_from_counts(c.tp, c.fp, c.n_pos, method))
-        centres.append(functional_precision(c.tp[None], c.fp[None], np.array([c.n_pos]), grid)[0])
+        centres.append(
+            functional_precision(c.tp[None], c.fp[None], np.array([c.n_pos]), grid, ties=ties)[0]
+        )
     reps = np.empty((n_resamples, 2))
     sups = np.empty((n_resamples, 2))
+    npos_all = np.empty(n_resamples, dtype=np.int64)
     cols = [positive_columns(smp) for smp in samples]
     rows = block_rows(2 * (n_p + n_n), n_resamples)
     done = 0
     while done < n_resamples:
         b = min(rows, n_resamples - done)
-        mp, mn = stratified_multiplicities(gen, b, n_p, n_n)
+        mp, mn = resample_multiplicities(gen, b, n_p, n_n, sampling)
+        npos_all[done : done + b] = mp.sum(axis=1)
         for j, smp in enumerate(samples):
             tp, fp, npos, _ = replicate_counts(smp, mp, mn, by_instance=True)
             keep = cols[j] if method == "average_precision" else slice(None)
             reps[done : done + b, j] = batched_area(tp[:, keep], fp[:, keep], npos, method)
-            prs = functional_precision(tp, fp, npos, grid)
+            prs = functional_precision(tp, fp, npos, grid, ties=ties)
             sups[done : done + b, j] = np.abs(prs - centres[j][None, :]).max(axis=1)
         done += b
         if progress is not None:
@@ -204,8 +228,9 @@ def compare(
     lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
     p_value = (1 + np.count_nonzero(np.abs(d - diff) >= abs(diff))) / (n_resamples + 1)
     n = float(n_p + n_n)
-    band_a = _band(grid, centres[0], sups[:, 0], level, (lo_r, hi_r), n, n_p)
-    band_b = _band(grid, centres[1], sups[:, 1], level, (lo_r, hi_r), n, n_p)
+    args = ((lo_r, hi_r), n, npos_all, ties, sampling)
+    band_a = _band(grid, centres[0], sups[:, 0], level, *args)
+    band_b = _band(grid, centres[1], sups[:, 1], level, *args)
     return ComparisonResult(
         estimate_a=est[0],
         estimate_b=est[1],

@@ -15,6 +15,7 @@ from .._population._model import PopulationModel
 from .._population._simulation import conditional_binomial, draw_rows
 from ._band import pr_confidence_band
 from ._common import DegenerateBootstrapWarning, check_progress
+from ._interval_coverage import population_precision
 
 __all__ = ["CoverageResult", "coverage_study"]
 
@@ -60,7 +61,7 @@ class CoverageResult:
     n_failed: int = 0
 
 
-BAND_OPTIONS = ("bandwidth", "p_tilde", "center")
+BAND_OPTIONS = ("bandwidth", "p_tilde", "center", "ties", "sampling")
 
 
 def coverage_study(
@@ -94,7 +95,8 @@ def coverage_study(
     progress : callable, optional
         ``progress(done, total)`` after each repetition.
     **band_options
-        Further keywords of :func:`prcurve.pr_confidence_band` (``bandwidth``, ``p_tilde``).
+        Further keywords of :func:`prcurve.pr_confidence_band` (``bandwidth``, ``p_tilde``,
+        ``center``, ``ties``, ``sampling``).
 
     Returns
     -------
@@ -103,8 +105,10 @@ def coverage_study(
     Notes
     -----
     A repetition draws a sample of size n from the model (labels Bernoulli(π₊)), builds the
-    band, and counts as covered when the population curve (Hughes-Oliver eq. 5) lies inside the
-    band at every grid recall.  The number of positives is drawn from the binomial law
+    band, and counts as covered when the population curve lies inside the band at every grid
+    recall: Hughes-Oliver eq. 5 for continuous laws and ``ties="strict"``; for discrete laws
+    and the default ``ties="interpolate"`` its interpolation across the atoms, the curve the
+    band's centre estimates.  The number of positives is drawn from the binomial law
     conditioned on at least 2 of each class (exactly, without a rejection loop).  A sample that
     admits no band is counted in ``n_failed`` with a :class:`DegenerateBootstrapWarning`.
 
@@ -152,7 +156,8 @@ def coverage_study(
             failures.append(str(exc))
         else:
             if truth is None:
-                truth = np.asarray(model.precision_at(band.recall), dtype=np.float64)
+                # the curve the band's centre estimates: interpolated across atoms by default
+                truth = population_precision(model, band.recall, ties=band.ties)
             covered_list.append(bool(band.contains(truth)))
             radii_list.append(float(band.radius))
         if progress is not None:

@@ -34,7 +34,7 @@ def silverman_bandwidth(x: np.ndarray, w: np.ndarray | None = None) -> float:
         n_eff = float(x.shape[0])
     else:
         mean = float(np.average(x, weights=w))
-        n_eff = float(w.sum() ** 2 / np.sum(w**2))
+        n_eff = float((w / w.max()).sum() ** 2 / np.sum((w / w.max()) ** 2))
         var = float(np.average((x - mean) ** 2, weights=w))
         sd = np.sqrt(var * n_eff / (n_eff - 1)) if n_eff > 1 else 0.0
         q1, q3 = _weighted_quantile(x, np.array([0.25, 0.75]), w)

@@ -2,8 +2,17 @@
 
 The data are sorted once, by the counting engine (``prcurve._core._counts.count_sorted``).  Each
 instance is then tagged with the index of its threshold group (a binary search into the sorted
-thresholds, not a second sort).  A stratified bootstrap replicate draws ``n₊`` positives and
-``n₋`` negatives with replacement and is fully described by the multiplicity of every instance;
+thresholds, not a second sort).  A bootstrap replicate is fully described by the multiplicity of
+every instance, drawn under one of two sampling models (:data:`SAMPLING`):
+
+* ``"instances"`` (the default of every interval): the n instances were drawn at random, so the
+  prevalence varies — a replicate resamples n rows with replacement, i.e. n₊* ~ Bin(n, p̂)
+  (conditioned on at least one instance of each class, as the smoothed band does) and then n₊*
+  positives and n − n₊* negatives uniformly within their class;
+* ``"stratified"``: the class counts are fixed by design (case–control sampling) — n₊ positives
+  and n₋ negatives are resampled with replacement.
+
+Either way the multiplicities
 summing (weighted) multiplicities per group and accumulating over the groups gives the
 replicate's TP and FP at every original threshold: O(n) per replicate, no re-sort, and the
 replicates are the rows of (block, n) matrices whose size is bounded (see :func:`block_rows`).
@@ -25,20 +34,28 @@ import numpy as np
 
 from .._core._counts import BinaryCounts, count_sorted
 from .._core._results import compact_repr
+from .._core._validation import check_choice
+from .._population._simulation import conditional_binomial
 
 __all__ = [
+    "SAMPLING",
     "ProgressHook",
     "SortedSample",
     "block_rows",
     "bootstrap_blocks",
     "bootstrap_curve_blocks",
+    "check_sampling",
     "positive_columns",
     "prepare",
     "replicate_counts",
     "require_class_sizes",
+    "resample_multiplicities",
     "stratified_multiplicities",
     "weighted_quantile",
 ]
+
+#: Bootstrap sampling models: instances drawn at random (prevalence varies) or fixed class counts.
+SAMPLING = ("instances", "stratified")
 
 ProgressHook = Callable[[int, int], object]
 
@@ -138,6 +155,37 @@ def stratified_multiplicities(
     return uniform_multiplicities(rng, rows, n_pos), uniform_multiplicities(rng, rows, n_neg)
 
 
+def _masked_multiplicities(rng: np.random.Generator, sizes: np.ndarray, pool: int) -> np.ndarray:
+    """Row ``i``: Multinomial(sizes[i]; 1/pool, ..., 1/pool) counts, shape (rows, pool)."""
+    rows = sizes.shape[0]
+    width = int(sizes.max())
+    draws = rng.integers(0, pool, size=(rows, width), dtype=np.int64)
+    draws += (np.arange(rows, dtype=np.int64) * pool)[:, None]
+    draws[np.arange(width)[None, :] >= sizes[:, None]] = rows * pool  # unused draws: a spare bin
+    return np.bincount(draws.ravel(), minlength=rows * pool + 1)[:-1].reshape(rows, pool)
+
+
+def check_sampling(sampling: object) -> str:
+    """Validate a ``sampling`` option (one of :data:`SAMPLING`)."""
+    return check_choice(sampling, "sampling", SAMPLING)
+
+
+def resample_multiplicities(
+    rng: np.random.Generator, rows: int, n_pos: int, n_neg: int, sampling: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Multiplicities of positives (rows, n₊) and negatives (rows, n₋) under ``sampling``.
+
+    ``"stratified"`` keeps n₊ and n₋; ``"instances"`` draws n₊* ~ Bin(n, n₊/n) conditioned on
+    1 ≤ n₊* ≤ n − 1 (exactly, no rejection loop), then n₊* positives and n − n₊* negatives with
+    replacement: the law of n draws with replacement from all rows, given both classes occur.
+    """
+    if sampling == "stratified":
+        return stratified_multiplicities(rng, rows, n_pos, n_neg)
+    n = n_pos + n_neg
+    k = conditional_binomial(rng, n, n_pos / n, rows, min_each=1)
+    return _masked_multiplicities(rng, k, n_pos), _masked_multiplicities(rng, n - k, n_neg)
+
+
 def _group_cumulative(mult: np.ndarray, group: np.ndarray, weight: np.ndarray | None, k: int):
     """Cumulative (weighted) multiplicity per threshold group: shape (b, k)."""
     rows = mult.shape[0]
@@ -216,14 +264,16 @@ def bootstrap_blocks(
     rng: np.random.Generator,
     progress: ProgressHook | None = None,
     columns: np.ndarray | None = None,
+    *,
+    sampling: str = "instances",
 ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Stratified bootstrap replicates, block by block: yields ``replicate_counts`` tuples."""
+    """Bootstrap replicates, block by block: yields ``replicate_counts`` tuples."""
     n_p, n_n = sample.n_pos_instances, sample.n_neg_instances
     rows = block_rows(n_p + n_n, n_resamples)
     done = 0
     while done < n_resamples:
         b = min(rows, n_resamples - done)
-        mp, mn = stratified_multiplicities(rng, b, n_p, n_n)
+        mp, mn = resample_multiplicities(rng, b, n_p, n_n, sampling)
         yield replicate_counts(sample, mp, mn, columns=columns)
         done += b
         if progress is not None:
@@ -235,10 +285,12 @@ def bootstrap_curve_blocks(
     n_resamples: int,
     rng: np.random.Generator,
     progress: ProgressHook | None = None,
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Stratified replicates reduced to what the functional estimator needs.
+    *,
+    sampling: str = "instances",
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Replicates reduced to what the functional estimator needs.
 
-    Yields ``(tp, fp, fp_prev, n_pos)``: the counts at the thresholds holding an
+    Yields ``(tp, fp, tp_prev, fp_prev, n_pos)``: the counts at the thresholds holding an
     original positive (:func:`positive_columns`, the only places a replicate's TP can grow) and
     at the threshold just before each of them, for :func:`functional_precision`.
     """
@@ -249,10 +301,11 @@ def bootstrap_curve_blocks(
     done = 0
     while done < n_resamples:
         b = min(rows, n_resamples - done)
-        mp, mn = stratified_multiplicities(rng, b, n_p, n_n)
+        mp, mn = resample_multiplicities(rng, b, n_p, n_n, sampling)
         tp, fp, npos, _ = replicate_counts(sample, mp, mn)
+        tp_prev = np.where(cols > 0, tp[:, prev], 0)
         fp_prev = np.where(cols > 0, fp[:, prev], 0)
-        yield tp[:, cols], fp[:, cols], fp_prev, npos
+        yield tp[:, cols], fp[:, cols], tp_prev, fp_prev, npos
         done += b
         if progress is not None:
             progress(done, n_resamples)

@@ -47,7 +47,8 @@ def batch_precision_at(y: Any, score: Any, recall: Any) -> np.ndarray:
     Returns
     -------
     ndarray, shape (R, m)
-        Row r equals ``pr_curve(y[r], score[r]).precision_at(recall)``.
+        Row r equals ``pr_curve(y[r], score[r]).precision_at(recall, ties="strict")``: the
+        papers' estimator, whose population counterpart is eq. (5) also for discrete laws.
 
     Notes
     -----
@@ -68,7 +69,11 @@ def batch_precision_at(y: Any, score: Any, recall: Any) -> np.ndarray:
            [1.        , 1.        ]])
     """
     lab = np.asarray(y, dtype=bool)
-    s = np.asarray(score, dtype=np.float64)
+    s = np.asarray(score)
+    if s.dtype.kind in "iu":
+        # only the order matters: ranks are exact in float64, large integers may not be
+        s = np.unique(s, return_inverse=True)[1].reshape(s.shape).astype(np.float64)
+    s = np.asarray(s, dtype=np.float64)
     if lab.ndim != 2 or s.shape != lab.shape:
         raise ValueError(
             f"y and score: expected two arrays of one shape (R, n), got {lab.shape} and {s.shape}"
@@ -89,7 +94,7 @@ def _batch_precision(lab: np.ndarray, s: np.ndarray, x: np.ndarray) -> np.ndarra
     # each class sorted within its row, the other class's entries pushed to the end as +inf
     pos = np.sort(np.where(lab, s, np.inf), axis=1)
     neg = np.sort(np.where(lab, np.inf, s), axis=1)
-    return functional_precision_sorted(pos, neg, lab.sum(axis=1), x)
+    return functional_precision_sorted(pos, neg, lab.sum(axis=1), x, ties="strict")
 
 
 def _class_sizes(

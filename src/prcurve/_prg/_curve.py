@@ -207,12 +207,16 @@ class PRGCurve:
         j = int(np.argmax(self.recall_gain >= 0))  # the last point has recall gain 1
         if self.recall_gain[j] == 0:
             return j, float(self.precision_gain[j])
-        tp_a = float(self.tp[j - 1]) if j > 0 else 0.0
-        fp_a = float(self.fp[j - 1]) if j > 0 else 0.0
-        target = self.n_pos * self.prevalence  # TP at recall π, i.e. recall gain 0
-        alpha = (target - tp_a) / (float(self.tp[j]) - tp_a)
-        fp_star = fp_a + alpha * (float(self.fp[j]) - fp_a)
-        return j, float(1.0 - (self.n_pos * fp_star) / (self.n_neg * target))
+        # in recall / false-positive-rate units (products of two weights may under- or overflow)
+        n_pos, n_neg, pi = float(self.n_pos), float(self.n_neg), float(self.prevalence)
+        r_a = float(self.tp[j - 1]) / n_pos if j > 0 else 0.0
+        f_a = float(self.fp[j - 1]) / n_neg if j > 0 else 0.0
+        r_b, f_b = float(self.tp[j]) / n_pos, float(self.fp[j]) / n_neg
+        if pi <= 0.0 or r_b <= r_a:  # a prevalence below the doubles: the crossing is point j
+            return j, float(self.precision_gain[j])
+        alpha = (pi - r_a) / (r_b - r_a)  # interpolate to TP = n₊π, i.e. recall gain 0
+        f_star = f_a + alpha * (f_b - f_a)
+        return j, float(1.0 - f_star / pi)
 
     @property
     def y0(self) -> float:

@@ -343,10 +343,22 @@ def count_gains(
     """
     tp = np.asarray(tp, dtype=np.float64)
     has = tp > 0
-    denom = np.asarray(n_neg, dtype=np.float64) * np.where(has, tp, 1.0)
-    pg = np.where(has, 1.0 - (n_pos * np.asarray(fp, dtype=np.float64)) / denom, -np.inf)
-    rg = np.where(has, 1.0 - (n_pos * np.asarray(fn, dtype=np.float64)) / denom, -np.inf)
-    return pg, rg
+    n_pos = np.asarray(n_pos, dtype=np.float64)
+    n_neg = np.asarray(n_neg, dtype=np.float64)
+    denom = n_neg * np.where(has, tp, 1.0)
+    recall = np.where(has, tp, 1.0) / n_pos
+    out = []
+    for count in (np.asarray(fp, dtype=np.float64), np.asarray(fn, dtype=np.float64)):
+        with np.errstate(all="ignore"):
+            loss = (n_pos * count) / denom
+            # products of extreme weights under- or overflow: the same ratio in rate units,
+            # (count / n₋) / (TP / n₊), and +inf where TP / n₊ is below the doubles
+            rate = count / n_neg
+            safe = np.where(rate > 0, rate / np.where(recall > 0, recall, 1.0), 0.0)
+            safe = np.where((rate > 0) & (recall <= 0), np.inf, safe)
+        bad = ~np.isfinite(loss) | ((loss == 0) & (count > 0))
+        out.append(np.where(has, 1.0 - np.where(bad, safe, loss), -np.inf))
+    return out[0], out[1]
 
 
 def expected_f_gain(

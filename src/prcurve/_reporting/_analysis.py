@@ -22,6 +22,7 @@ import numpy as np
 from .._core._area import AUC_PR_METHODS
 from .._core._counts import count_sorted
 from .._core._empirical import PRCurve, ROCCurve
+from .._core._validation import check_binary_problem
 from .._inference import (
     AUCPRInterval,
     ComparisonResult,
@@ -69,6 +70,7 @@ class Settings:
     out: str = "prcurve-report"
     n_resamples_auto: bool = False
     jobs: int = 1
+    weight: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,20 +168,42 @@ def _closed_form_intervals(
 
 
 def _bootstrap_task(
-    y: np.ndarray, score: np.ndarray, level: float, b: int, seed: Any, progress: Any = None
+    y: np.ndarray,
+    score: np.ndarray,
+    w: np.ndarray | None,
+    level: float,
+    b: int,
+    seed: Any,
+    progress: Any = None,
 ) -> tuple[Any, list[str]]:
     notes: list[str] = []
     res = _guarded(
         notes, f"bootstrap interval of {BOOTSTRAP_METHOD}", auc_pr_ci, y, score,
         method=BOOTSTRAP_METHOD, interval="bootstrap_percentile", level=level, n_resamples=b,
-        rng=np.random.default_rng(seed), progress=progress,
+        rng=np.random.default_rng(seed), progress=progress, sample_weight=w,
     )  # fmt: skip
     return res, notes
 
 
+#: Why a weighted report has no confidence band.
+BAND_IGNORES_WEIGHTS = (
+    "confidence band: not computed, because the smoothed bootstrap band (Clémençon & Vayatis "
+    "2009) takes no sample weights in prcurve; an unweighted band would not be about the "
+    "weighted curve drawn here"
+)
+
+
 def _band_task(
-    y: np.ndarray, score: np.ndarray, level: float, b: int, seed: Any, progress: Any = None
+    y: np.ndarray,
+    score: np.ndarray,
+    w: np.ndarray | None,
+    level: float,
+    b: int,
+    seed: Any,
+    progress: Any = None,
 ) -> tuple[Any, list[str]]:
+    if w is not None:
+        return None, [BAND_IGNORES_WEIGHTS]
     notes: list[str] = []
     res = _guarded(
         notes, "confidence band", pr_confidence_band, y, score, level=level, n_resamples=b,
@@ -192,6 +216,7 @@ def _compare_task(
     y: np.ndarray,
     a: np.ndarray,
     b_score: np.ndarray,
+    w: np.ndarray | None,
     level: float,
     b: int,
     seed: Any,
@@ -201,7 +226,7 @@ def _compare_task(
     notes: list[str] = []
     res = _guarded(
         notes, what, compare, y, a, b_score, level=level, n_resamples=b,
-        rng=np.random.default_rng(seed), progress=progress,
+        rng=np.random.default_rng(seed), progress=progress, sample_weight=w,
     )  # fmt: skip
     return res, notes
 
@@ -229,7 +254,72 @@ def _executor(jobs: int) -> Any:
         method = "forkserver"
     else:
         method = "spawn"
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_ignore_interrupts,
+    )
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(pool: Any) -> None:
+    """Cancel what has not started and end the workers now (on Ctrl-C)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        proc.terminate()
+    for proc in workers:
+        proc.join(5)
+
+
+def _weighted_problem(
+    y: np.ndarray, score: np.ndarray, w: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Rows of positive weight, the weights rescaled as every prcurve function does."""
+    if w is None:
+        return y, score, None
+    return check_binary_problem(y, score, w)
+
+
+def _start_share_note(pr: PRCurve, auc_pr: dict[str, float]) -> list[str]:
+    """A note when most of the lower trapezoid comes from its assumed (0, 1) start."""
+    value = auc_pr.get("lower_trapezoid", 0.0)
+    r1, p1 = float(pr.recall[0]), float(pr.precision[0])
+    start = r1 * (1.0 + p1) / 2.0
+    if not value > 0 or start <= 0.5 * value:
+        return []
+    return [
+        f"lower trapezoid: {start / value:.0%} of its value {value:.3f} is the segment from "
+        f"the assumed start (recall 0, precision 1) to the first operating point (recall "
+        f"{r1:.3f}, precision {p1:.3f}), not data; with the first operating point at such a "
+        f"high recall read it with care (average precision: "
+        f"{auc_pr.get('average_precision', float('nan')):.3f})"
+    ]
+
+
+def _effective_positives(y: np.ndarray, score: np.ndarray, w: np.ndarray | None) -> float:
+    """n₊ of the binomial/logit intervals: Kish's effective number (Σw₊)²/Σw₊² with weights."""
+    if w is None:
+        return float(np.count_nonzero(y))
+    wp = w[y]
+    return float(wp.sum() ** 2 / np.sum(wp**2))
+
+
+def _weights_note(column: str, comparisons: bool) -> str:
+    return (
+        f"sample weights (column {column!r}) are used by the curves, every AUC-PR estimate, "
+        "the binomial and logit intervals (with Kish's effective number of positives) and the "
+        "bootstrap interval (rows resampled with their weights)"
+        + (", and the paired comparisons" if comparisons else "")
+        + "; the confidence band is not computed (it takes no weights); rows of weight 0 "
+        "are left out"
+    )
 
 
 def analyse(
@@ -248,10 +338,11 @@ def analyse(
     pairs = list(combinations(names, 2))
     seeds = iter(np.random.SeedSequence(settings.seed).spawn(2 * len(names) + len(pairs)))
     curves: dict[str, dict[str, Any]] = {}
-    for name, score in data.scores.items():
+    problems = {name: _weighted_problem(data.y, s, data.weight) for name, s in data.scores.items()}
+    for name, (y_k, score, w_k) in problems.items():
         timings: dict[str, float] = {}
         with _Stage(progress, f"{name}: curves", timings, "curves"):
-            counts = count_sorted(data.y, score)  # the one sort of this scorer's curves
+            counts = count_sorted(y_k, score, w_k)  # the one sort of this scorer's curves
             pr = PRCurve.from_counts(counts)
             roc = pr.to_roc()
             prg = PRGCurve.from_pr(pr)
@@ -270,12 +361,13 @@ def analyse(
     args: tuple[Any, ...]
     for a, other in pairs:
         what = f"comparison of {a} and {other}"
-        args = (data.y, data.scores[a], data.scores[other], level, b, next(seeds), what)
+        (y_k, sa, w_k), sb = problems[a], problems[other][1]
+        args = (y_k, sa, sb, w_k, level, b, next(seeds), what)
         tasks.append(((a, other), f"compare {a} vs {other}", _compare_task, args))
     for name in names:
-        args = (data.y, data.scores[name], level, b, next(seeds))
+        args = (*problems[name], level, b, next(seeds))
         tasks.append(((name, "band"), f"{name}: confidence band", _band_task, args))
-        args = (data.y, data.scores[name], level, b, next(seeds))
+        args = (*problems[name], level, b, next(seeds))
         tasks.append(((name, "auc_pr_bootstrap"), f"{name}: bootstrap", _bootstrap_task, args))
     results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
     jobs = min(settings.jobs, len(tasks))
@@ -284,11 +376,15 @@ def analyse(
 
         _announce(progress, f"bootstrap ({jobs} processes)")
         with _executor(jobs) as pool:
-            futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args in tasks}
-            for done, fut in enumerate(as_completed(futures), start=1):
-                results[futures[fut]] = fut.result()
-                if progress is not None:
-                    progress(done, len(tasks))
+            try:
+                futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args in tasks}
+                for done, fut in enumerate(as_completed(futures), start=1):
+                    results[futures[fut]] = fut.result()
+                    if progress is not None:
+                        progress(done, len(tasks))
+            except KeyboardInterrupt:
+                _stop_workers(pool)
+                raise
     else:
         for key, label, fn, args in tasks:
             _announce(progress, label)
@@ -301,11 +397,11 @@ def analyse(
         c = curves[name]
         timings = c["timings"]
         started = time.perf_counter()
-        cis, n1 = _closed_form_intervals(c["auc_pr"], c["pr"].n_pos, level)
+        cis, n1 = _closed_form_intervals(c["auc_pr"], _effective_positives(*problems[name]), level)
         timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
         band, n3, timings["band"] = results[(name, "band")]
-        notes = n1 + n2 + n3
+        notes = n1 + n2 + n3 + _start_share_note(c["pr"], c["auc_pr"])
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
         scorers[name] = ScorerAnalysis(
@@ -331,6 +427,8 @@ def analyse(
         if res is not None:
             comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
+    if data.weight is not None:
+        common_notes.insert(0, _weights_note(data.weight_column or "?", bool(pairs)))
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
         compare_timings,

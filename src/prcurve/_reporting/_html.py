@@ -220,8 +220,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         )
         parts.append(
             '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
-            "percentile bootstrap (stratified: positives and negatives resampled separately, "
-            f"{st['n_resamples']:,} resamples) is computed for average precision.</p>"
+            "percentile bootstrap (instances resampled with replacement, so the prevalence "
+            f"varies; {st['n_resamples']:,} resamples) is computed for average precision.</p>"
         )
         band = s.get("confidence_band")
         if band is not None:
@@ -294,7 +294,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             )
         )
         parts.append(
-            '<p class="note">Paired stratified bootstrap: each resample draws the same '
+            '<p class="note">Paired bootstrap: each resample draws the same '
             'instances for both scorers. "Bands separate": the two naive-bootstrap '
             "bands are disjoint at some recall.</p>"
         )
@@ -318,6 +318,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ],
         ["random seed", esc(str(st["seed"]))],
     ]
+    if st.get("weight_column") is not None:  # --weight: what uses the weights is in the notes
+        rows.insert(4, ["sample weights", f"<code>{esc(st['weight_column'])}</code>"])
     parts.append(_table(["setting", "value"], rows, "text"))
     files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
     parts.append(

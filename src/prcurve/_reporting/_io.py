@@ -6,19 +6,20 @@ file, the column and (for bad values) the row, so the CLI can print it and exit 
 
 from __future__ import annotations
 
-import csv
+import contextlib
 import errno
 import io
 import os
-import shutil
+import secrets
 import sys
-import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import numpy as np
+
+from ._csv import CsvError, decode, decompress, read_csv_columns, read_csv_slow, read_header
 
 __all__ = [
     "BUILTIN_EXAMPLE",
@@ -81,6 +82,9 @@ class LabelledScores:
         Finite scores, one entry per score column, in the order asked for.
     positive_label : str
         The label value taken as positive, as written in the file.
+    weight_column : str or None
+    weight : ndarray of float64, shape (n,), or None
+        Finite non-negative sample weights (``--weight``), some positive in each class.
     """
 
     source: str
@@ -88,6 +92,8 @@ class LabelledScores:
     y: np.ndarray
     scores: dict[str, np.ndarray]
     positive_label: str
+    weight_column: str | None = None
+    weight: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -105,120 +111,124 @@ def read_labelled_scores(
     scores: Sequence[str],
     *,
     pos_label: str | None = None,
-    stdin: TextIO | None = None,
+    stdin: TextIO | BinaryIO | None = None,
+    weight: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> LabelledScores:
-    """Read a label column and score columns from CSV/Parquet, ``-`` (stdin CSV) or the example.
+    """Read a label column, score columns and optionally a weight column.
 
-    ``path=None`` reads the built-in example.
+    ``path`` is a CSV or Parquet file (either may be gzip/bzip2/xz-compressed CSV), ``-`` for
+    CSV on ``stdin``, or None for the built-in example.  ``sep`` and ``encoding`` override the
+    detected delimiter and UTF-8 (see ``prcurve._reporting._csv`` for the rules).
     """
+    wanted = [label, *scores, *([weight] if weight is not None else [])]
     if path is None:
         source = f"built-in example {BUILTIN_EXAMPLE.file}"
-        text = builtin_example_path().read_text(encoding="utf-8")
-        raw, where = _read_csv_text(text, source, label, scores)
+        data = builtin_example_path().read_bytes()
     elif path == "-":
         source = "<stdin>"
-        text = (stdin or sys.stdin).read()
-        raw, where = _read_csv_text(text, source, label, scores)
+        stream = stdin or sys.stdin
+        raw_in = getattr(stream, "buffer", stream).read()
+        data = raw_in.encode("utf-8") if isinstance(raw_in, str) else raw_in
     else:
         source = path
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file")
         if os.path.isdir(path):
             raise InputError(f"{path}: is a directory, expected a CSV or Parquet file")
-        if path.lower().endswith((".parquet", ".pq")):
-            raw, where = _read_parquet(path, label, scores)
-        else:
-            try:
-                with open(path, encoding="utf-8-sig", newline="") as f:
-                    text = f.read()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InputError(f"{path}: cannot read the file ({_reason(exc)})") from None
-            raw, where = _read_csv_text(text, source, label, scores)
-    y, positive = _labels(raw[label], label, source, where, pos_label)
-    score_arrays = {name: _score_column(raw[name], name, source, where) for name in scores}
-    return LabelledScores(source, label, y, score_arrays, positive)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read the file ({_reason(exc)})") from None
+        if data.startswith(b"PAR1") or path.lower().endswith((".parquet", ".pq")):
+            raw, locate = _read_parquet(path, label, scores, weight)
+            return _validated(raw, locate, source, label, scores, weight, pos_label)
+    try:
+        text = decode(decompress(data, source)[0], source, encoding)
+        header, delimiter, how = read_header(text, source, sep)
+        _check_columns(header, wanted, source, how)
+        columns = read_csv_columns(text, source, header, delimiter, wanted)
+        try:
+            return _validated(
+                columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
+            )
+        except InputError:
+            if columns.lines is not None:
+                raise
+        # the fast reader keeps no line numbers: read again to name the line of the problem
+        columns = read_csv_slow(text, source, header, delimiter, wanted)
+        return _validated(
+            columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
+        )
+    except CsvError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _lines(lines: np.ndarray | None) -> Callable[[int], str]:
+    if lines is None:
+        return lambda i: f"row {i + 1}"
+    return lambda i: f"line {int(lines[i])}"
+
+
+def _validated(
+    raw: dict[str, np.ndarray],
+    locate: Callable[[int], str],
+    source: str,
+    label: str,
+    scores: Sequence[str],
+    weight: str | None,
+    pos_label: str | None,
+) -> LabelledScores:
+    y, positive = _labels(raw[label], label, source, locate, pos_label)
+    score_arrays = {name: _score_column(raw[name], name, source, locate) for name in scores}
+    w = None
+    if weight is not None:
+        w = _score_column(raw[weight], weight, source, locate, what="weight")
+        negative = np.flatnonzero(w < 0)
+        if negative.size:
+            i = int(negative[0])
+            raise InputError(
+                f"{source}: column {weight!r} has {float(w[i])!r} at {locate(i)}; expected a "
+                "weight >= 0"
+            )
+        for cls, rows in (("positive", y), ("negative", ~y)):
+            if not np.any(w[rows] > 0):
+                raise InputError(
+                    f"{source}: column {weight!r} gives every {cls} row weight 0; expected some "
+                    f"{cls} row with a positive weight"
+                )
+    return LabelledScores(source, label, y, score_arrays, positive, weight, w)
 
 
 def _reason(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc).splitlines()[0]
 
 
-def _check_columns(header: Sequence[str], label: str, scores: Sequence[str], source: str) -> None:
-    wanted = [label, *scores]
+def _check_columns(header: Sequence[str], wanted: Sequence[str], source: str, how: str) -> None:
     missing = [c for c in wanted if c not in header]
     if missing:
         have = ", ".join(repr(c) for c in header)
         what = "column" if len(missing) == 1 else "columns"
         miss = ", ".join(repr(c) for c in missing)
-        raise InputError(f"{source}: no {what} {miss}; the columns are {have}")
+        hint = f" ({how}; pass --sep to choose)" if how else ""
+        raise InputError(f"{source}: no {what} {miss}; the columns are {have}{hint}")
     if len(set(wanted)) != len(wanted):
-        raise InputError(f"{source}: a column is named twice in --label/--score: {wanted}")
-
-
-def _read_csv_text(
-    text: str, source: str, label: str, scores: Sequence[str]
-) -> tuple[dict[str, np.ndarray], str]:
-    """Header and the wanted columns (float64 when all numeric, else str) of CSV text."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    first_line, _, _ = text.partition("\n")
-    if not first_line.strip():
-        raise InputError(f"{source}: empty file, expected a CSV header line")
-    try:
-        header = next(csv.reader([first_line]))
-    except csv.Error as exc:
-        raise InputError(f"{source}: cannot read the CSV header ({exc})") from None
-    header = [h.strip() for h in header]
-    _check_columns(header, label, scores, source)
-    for name in dict.fromkeys([label, *scores]):
+        raise InputError(
+            f"{source}: a column is named twice in --label/--score/--weight: {list(wanted)}"
+        )
+    for name in dict.fromkeys(wanted):
         if header.count(name) > 1:
             raise InputError(
                 f"{source}: column {name!r} appears {header.count(name)} times in the header; "
                 "expected unique column names"
             )
-    if not text.partition("\n")[2].strip():
-        raise InputError(f"{source}: no data rows after the header")
-    wanted = [label, *scores]
-    idx = [header.index(c) for c in wanted]
-    raw: dict[str, np.ndarray] = {}
-    try:  # fast path: every wanted column numeric
-        data = np.loadtxt(
-            io.StringIO(text),
-            delimiter=",",
-            skiprows=1,
-            usecols=idx,
-            dtype=np.float64,
-            quotechar='"',
-            ndmin=2,
-        )
-        if text.count(",") != (len(header) - 1) * (data.shape[0] + 1):
-            raise ValueError("ragged rows or quoted commas: read with the csv module")
-        for j, name in enumerate(wanted):
-            raw[name] = data[:, j]
-    except ValueError:
-        rows = csv.reader(io.StringIO(text))
-        next(rows)
-        cols: list[list[str]] = [[] for _ in wanted]
-        width = len(header)
-        for line_no, row in enumerate(rows, start=2):
-            if not row:
-                continue
-            if len(row) != width:
-                raise InputError(
-                    f"{source}: line {line_no} has {len(row)} fields, the header has {width}"
-                ) from None
-            for col, i in zip(cols, idx, strict=True):
-                col.append(row[i].strip())
-        for name, col in zip(wanted, cols, strict=True):
-            raw[name] = np.array(col, dtype=str)
-    if raw[label].shape[0] == 0:
-        raise InputError(f"{source}: no data rows after the header")
-    return raw, "line"
 
 
 def _read_parquet(
-    path: str, label: str, scores: Sequence[str]
-) -> tuple[dict[str, np.ndarray], str]:
+    path: str, label: str, scores: Sequence[str], weight: str | None = None
+) -> tuple[dict[str, np.ndarray], Callable[[int], str]]:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -229,14 +239,15 @@ def _read_parquet(
     try:
         pf = pq.ParquetFile(path)
         header = list(pf.schema_arrow.names)
-        _check_columns(header, label, scores, path)
-        table = pf.read(columns=[label, *scores])
+        wanted = [label, *scores, *([weight] if weight is not None else [])]
+        _check_columns(header, wanted, path, "")
+        table = pf.read(columns=wanted)
     except InputError:
         raise
     except Exception as exc:  # pyarrow raises many types for corrupt files
         raise InputError(f"{path}: cannot read the Parquet file ({_reason(exc)})") from None
     raw: dict[str, np.ndarray] = {}
-    for name in [label, *scores]:
+    for name in wanted:
         col = table.column(name)
         if col.null_count:
             first = next(i for i, v in enumerate(col.to_pylist()) if v is None)
@@ -250,15 +261,17 @@ def _read_parquet(
             raw[name] = col.to_numpy(zero_copy_only=False)
         if raw[name].shape[0] == 0:
             raise InputError(f"{path}: no data rows")
-    return raw, "row"
+    return raw, _lines(None)
 
 
-def _location(index: int, where: str) -> str:
-    """Human position of data row ``index`` (0-based): a CSV line or a Parquet row."""
-    return f"line {index + 2}" if where == "line" else f"row {index + 1}"
-
-
-def _score_column(values: np.ndarray, name: str, source: str, where: str) -> np.ndarray:
+def _score_column(
+    values: np.ndarray,
+    name: str,
+    source: str,
+    locate: Callable[[int], str],
+    *,
+    what: str = "number",
+) -> np.ndarray:
     if values.dtype.kind == "b":
         values = values.astype(np.float64)
     if values.dtype.kind in "iuf":
@@ -270,16 +283,17 @@ def _score_column(values: np.ndarray, name: str, source: str, where: str) -> np.
                 s[i] = float(v)
             except (TypeError, ValueError):
                 shown = repr(v) if v != "" else "an empty field"
+                decimal_comma = isinstance(v, str) and _is_decimal_comma(v)
                 raise InputError(
-                    f"{source}: column {name!r} has {shown} at {_location(i, where)}; "
-                    "expected a number"
+                    f"{source}: column {name!r} has {shown} at {locate(i)}; expected a "
+                    + ("number with a decimal point" if decimal_comma else what)
                 ) from None
     bad = ~np.isfinite(s)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(
-            f"{source}: column {name!r} has {float(s[i])!r} at {_location(i, where)}; expected a "
-            f"finite number ({int(bad.sum())} non-finite value{'s' if bad.sum() > 1 else ''} "
+            f"{source}: column {name!r} has {float(s[i])!r} at {locate(i)}; expected a "
+            f"finite {what} ({int(bad.sum())} non-finite value{'s' if bad.sum() > 1 else ''} "
             "in total)"
         )
     return s
@@ -291,21 +305,31 @@ def _label_text(v: Any) -> str:
     return str(v)
 
 
+def _is_decimal_comma(v: str) -> bool:
+    try:
+        float(v.replace(",", ".", 1))
+    except ValueError:
+        return False
+    return "," in v
+
+
 def _labels(
-    values: np.ndarray, name: str, source: str, where: str, pos_label: str | None
+    values: np.ndarray,
+    name: str,
+    source: str,
+    locate: Callable[[int], str],
+    pos_label: str | None,
 ) -> tuple[np.ndarray, str]:
     """Labels to a boolean array; two classes required."""
     if values.dtype.kind == "f" and np.isnan(values).any():
         i = int(np.flatnonzero(np.isnan(values))[0])
-        raise InputError(f"{source}: column {name!r} has a missing label at {_location(i, where)}")
+        raise InputError(f"{source}: column {name!r} has a missing label at {locate(i)}")
     if values.dtype.kind not in "iufb":
         values = np.char.strip(values.astype(str))
         empty = values == ""
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
-            raise InputError(
-                f"{source}: column {name!r} has a missing label at {_location(i, where)}"
-            )
+            raise InputError(f"{source}: column {name!r} has a missing label at {locate(i)}")
         try:  # numeric labels read as text ("1" and "1.0" are one class)
             as_numbers = values.astype(np.float64)
         except ValueError:
@@ -385,107 +409,136 @@ def check_writable(out_dir: str, what: str = "the report") -> None:
     out_dir = os.path.abspath(out_dir)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise OutputError(f"cannot write {what} to {out_dir}: it exists and is not a directory")
-    shutil.rmtree(_staging_dir(out_dir, what), ignore_errors=True)
-    if os.path.isdir(out_dir) and not os.access(out_dir, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write {what} to {out_dir}: permission denied")
+    existing = out_dir
+    while not os.path.isdir(existing):
+        up = os.path.dirname(existing)
+        if os.path.lexists(existing) or up == existing:
+            break
+        existing = up
+    if not os.path.isdir(existing):
+        raise OutputError(f"cannot write {what} to {out_dir}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        reason = "read-only file system" if _read_only(existing) else "permission denied"
+        where = "" if existing == out_dir else f" ({existing})"
+        raise OutputError(f"cannot write {what} to {out_dir}: {reason}{where}")
+
+
+def _read_only(path: str) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
+#: Prefix of the temporary files a report is staged in (hidden, beside their final place).
+STAGING_PREFIX = ".prcurve-"
 
 
 def write_tree(
     out_dir: str, files: Mapping[str, str | bytes], *, what: str = "the report"
 ) -> dict[str, str]:
-    """Write ``files`` (relative path → content) into ``out_dir`` atomically.
+    """Write ``files`` (relative path with ``/`` → content) into ``out_dir``, all or nothing.
 
-    Everything is written into a temporary directory beside ``out_dir`` first; only when every
-    file is complete are they moved into place.  Top-level files replace files of the same name;
-    a top-level directory (e.g. ``curves/``) replaces the old one as a whole.  Other files already
-    in ``out_dir`` are left alone.  On error nothing is left behind and an :class:`OutputError`
-    is raised.  Returns relative path → absolute path.
+    Only the files named in ``files`` are created or replaced; every other file in ``out_dir``
+    and its subdirectories is left alone.  Each file is first written completely to a hidden
+    temporary file in the directory it goes to (so staging needs no access to the parent of
+    ``out_dir`` and never crosses a file system); only when all are written are they renamed
+    into place, an older file of the same name being set aside in the same directory and
+    restored if a later rename fails.  On error nothing new is left behind, the older files are
+    back, and an :class:`OutputError` is raised.  Returns relative path → absolute path.
     """
     out_dir = os.path.abspath(out_dir)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise OutputError(f"cannot write {what} to {out_dir}: it exists and is not a directory")
-    staging = _staging_dir(out_dir, what)
+    targets = {rel: os.path.join(out_dir, *rel.split("/")) for rel in files}
+    created: list[str] = []  # directories made here, outermost first
+    staged: dict[str, str] = {}  # destination → its temporary file
     try:
+        _check_targets(out_dir, targets.values())
+        for dst in targets.values():
+            _make_dirs(os.path.dirname(dst), created)
         for rel, content in files.items():
-            path = os.path.join(staging, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if isinstance(content, bytes):
-                with open(path, "wb") as fb:
-                    fb.write(content)
-            else:
-                with open(path, "w", encoding="utf-8", newline="\n") as ft:
-                    ft.write(content)
-        _move_into_place(staging, out_dir)
-    except OSError as exc:
+            dst = targets[rel]
+            staged[dst] = tmp = _temporary_name(dst)
+            data = content if isinstance(content, bytes) else content.encode("utf-8")
+            with open(tmp, "xb") as f:
+                f.write(data)
+        _rename_all(staged)
+    except BaseException as exc:  # also Ctrl-C: no partial output, the older files back
+        for tmp in staged.values():
+            _unlink_quietly(tmp)
+        for d in reversed(created):
+            with contextlib.suppress(OSError):
+                os.rmdir(d)
+        if not isinstance(exc, OSError):
+            raise
         where = (
             f" ({exc.filename})" if exc.filename and exc.filename not in str(exc.strerror) else ""
         )
         raise OutputError(
             f"cannot write {what} to {out_dir}: {exc.strerror or exc}{where}"
         ) from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return {rel: os.path.join(out_dir, rel) for rel in files}
+    return {rel: targets[rel] for rel in files}
 
 
-def _staging_dir(out_dir: str, what: str) -> str:
-    """A fresh temporary directory in the nearest existing ancestor of ``out_dir``."""
-    parent = os.path.dirname(out_dir)
-    while parent and not os.path.isdir(parent):
-        up = os.path.dirname(parent)
-        if up == parent:
-            break
-        parent = up
-    try:
-        return tempfile.mkdtemp(prefix=".prcurve-", dir=parent)
-    except OSError as exc:
-        raise OutputError(
-            f"cannot write {what} to {out_dir}: {exc.strerror or exc} ({parent})"
-        ) from None
+def _check_targets(out_dir: str, targets: Any) -> None:
+    """Every destination may take a file: no directory in its place, no file as its parent."""
+    for dst in targets:
+        if os.path.isdir(dst):
+            raise OSError(errno.EEXIST, f"{dst} exists and is a directory", dst)
+        parent = os.path.dirname(dst)
+        while len(parent) > len(out_dir):
+            if os.path.lexists(parent) and not os.path.isdir(parent):
+                raise OSError(errno.EEXIST, f"{parent} exists and is not a directory", parent)
+            parent = os.path.dirname(parent)
 
 
-def _move_into_place(staging: str, out_dir: str) -> None:
-    """Move the staged entries into ``out_dir``, all or nothing.
+def _make_dirs(path: str, created: list[str]) -> None:
+    missing = []
+    while not os.path.isdir(path):
+        missing.append(path)
+        path = os.path.dirname(path)
+    for d in reversed(missing):
+        os.mkdir(d)
+        created.append(d)
 
-    A report entry may replace an older one of the same kind (file or directory); anything else
-    in its place is an error found before moving anything.  If a move still fails, the entries
-    already moved are taken out again and the older ones restored.
+
+def _temporary_name(dst: str) -> str:
+    """A fresh hidden name in the directory of ``dst`` (not created)."""
+    folder, name = os.path.split(dst)
+    return os.path.join(folder, f"{STAGING_PREFIX}{secrets.token_hex(6)}-{name}")
+
+
+def _rename_all(staged: Mapping[str, str]) -> None:
+    """Rename every temporary file onto its destination, or undo every rename done.
+
+    Each rename stays within one directory.  An older destination file is first renamed aside
+    (same directory) so that it can be put back if a later rename fails.
     """
-    entries = sorted(os.listdir(staging))
-    for entry in entries:
-        src, dst = os.path.join(staging, entry), os.path.join(out_dir, entry)
-        if os.path.lexists(dst) and os.path.isdir(dst) != os.path.isdir(src):
-            kind = "a directory" if os.path.isdir(dst) else "a file"
-            raise OSError(errno.EEXIST, f"{dst} exists and is {kind}", dst)
-    created = not os.path.isdir(out_dir)
-    os.makedirs(out_dir, exist_ok=True)
-    backup = tempfile.mkdtemp(prefix=".prcurve-old-", dir=out_dir)
-    moved: list[tuple[str, str | None, bool]] = []  # (destination, saved older entry, placed)
+    done: list[tuple[str, str | None]] = []  # (destination, where its older file was set aside)
     try:
-        for entry in entries:
-            src, dst = os.path.join(staging, entry), os.path.join(out_dir, entry)
-            saved = None
+        for dst, tmp in staged.items():
+            aside = None
             if os.path.lexists(dst):
-                saved = os.path.join(backup, entry)
-                os.replace(dst, saved)
-            moved.append((dst, saved, False))
-            os.replace(src, dst)
-            moved[-1] = (dst, saved, True)
-    except OSError:
-        for dst, saved, placed in reversed(moved):
-            if placed:
-                _remove(dst)
-            if saved is not None:
-                os.replace(saved, dst)
-        shutil.rmtree(backup, ignore_errors=True)
-        if created:
-            shutil.rmtree(out_dir, ignore_errors=True)
+                aside = _temporary_name(dst)
+                os.replace(dst, aside)
+            done.append((dst, aside))
+            os.replace(tmp, dst)
+    except BaseException:  # OSError or Ctrl-C: undo every rename done
+        for dst, aside in reversed(done):
+            if os.path.lexists(staged[dst]):  # the new file never arrived
+                if aside is not None:
+                    os.replace(aside, dst)
+                continue
+            _unlink_quietly(dst)
+            if aside is not None:
+                os.replace(aside, dst)
         raise
-    shutil.rmtree(backup, ignore_errors=True)
+    for _, aside in done:
+        if aside is not None:
+            _unlink_quietly(aside)
 
 
-def _remove(path: str) -> None:
-    if os.path.isdir(path) and not os.path.islink(path):
-        shutil.rmtree(path)
-    else:
+def _unlink_quietly(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(path)

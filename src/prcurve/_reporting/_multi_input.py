@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
@@ -94,7 +94,7 @@ def read_multi_input(
     score_prefix: str | None = None,
     fold: str | None = None,
     weight: str | None = None,
-    stdin: TextIO | None = None,
+    stdin: TextIO | BinaryIO | None = None,
     sep: str | None = None,
     encoding: str | None = None,
 ) -> MultiInput:

@@ -7,6 +7,7 @@ into place only when everything succeeded.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -17,7 +18,7 @@ from .. import __version__
 from ._analysis import Analysis, Progress, _Stage
 from ._io import curve_csv, write_tree
 
-__all__ = ["curve_files", "summary", "write_report"]
+__all__ = ["curve_files", "file_stems", "scorer_files", "summary", "write_report"]
 
 
 # --- summary.json ------------------------------------------------------------------------------
@@ -45,6 +46,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "n_resamples": s.n_resamples,
             "n_resamples_auto": s.n_resamples_auto,
             "seed": s.seed,
+            "weight_column": s.weight,
         },
         "data": {
             "n": analysis.n,
@@ -54,6 +56,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
         },
         "scorers": {},
     }
+    files = scorer_files(analysis)
     for name, sc in analysis.scorers.items():
         best = sc.prg.best_f_threshold()
         out["scorers"][name] = {
@@ -86,6 +89,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
                 for method, kinds in sc.auc_pr_ci.items()
             },
             "notes": list(sc.notes),
+            "files": files[name],
         }
         if sc.band is not None:
             band = sc.band
@@ -99,6 +103,9 @@ def summary(analysis: Analysis) -> dict[str, Any]:
                 "effective_sample_size": _num(band.effective_sample_size),
                 "grid_points": int(band.recall.shape[0]),
             }
+    if s.weight is not None and analysis.scorers:
+        first = next(iter(analysis.scorers.values())).pr
+        out["data"]["weighted_prevalence"] = _num(first.prevalence)
     out["comparisons"] = [
         {
             "a": a,
@@ -124,10 +131,11 @@ def summary(analysis: Analysis) -> dict[str, Any]:
 
 
 def curve_files(analysis: Analysis) -> dict[str, str]:
-    """File name (under ``curves/``) → CSV text, for every scorer."""
+    """File name (under ``curves/``) → CSV text, for every scorer (see :func:`file_stems`)."""
     files: dict[str, str] = {}
+    stems = file_stems(list(analysis.scorers))
     for name, sc in analysis.scorers.items():
-        stem = _file_stem(name)
+        stem = stems[name]
         pr, roc, prg = sc.pr, sc.roc, sc.prg
         files[f"{stem}.csv"] = curve_csv(
             {
@@ -164,8 +172,60 @@ def curve_files(analysis: Analysis) -> dict[str, str]:
     return files
 
 
-def _file_stem(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "score"
+#: Suffixes of a scorer's curve files: ``<stem>.csv``, ``<stem>_achievable.csv``, ...
+CURVE_SUFFIXES = {"curve": "", "achievable": "_achievable", "band": "_band"}
+_MAX_STEM = 80
+
+
+def scorer_files(analysis: Analysis) -> dict[str, dict[str, str]]:
+    """Scorer → kind (curve, achievable, band) → path of its file relative to the report."""
+    stems = file_stems(list(analysis.scorers))
+    return {
+        name: {
+            kind: f"curves/{stems[name]}{suffix}.csv"
+            for kind, suffix in CURVE_SUFFIXES.items()
+            if kind != "band" or sc.band is not None
+        }
+        for name, sc in analysis.scorers.items()
+    }
+
+
+def file_stems(names: list[str]) -> dict[str, str]:
+    """A file-name stem for every score column: unique, stable and safe on any file system.
+
+    The stem is the column name with every run of characters other than ASCII letters,
+    digits, ``_``, ``.`` and ``-`` replaced by ``_`` (at most 80 characters).  When that changed
+    the name, or when two columns' files would then have the same name ignoring case (``a/b``
+    and ``a_b``; ``S`` and ``s`` on a case-insensitive file system; ``a`` and ``a_band``), the
+    stem gets ``-`` and the first 8 hex digits of the SHA-256 of the column name (UTF-8):
+    the same column always gets the same file name, whatever the other columns are called,
+    except where an unchanged name would collide.
+    """
+    stems = {name: _safe_stem(name) for name in names}
+    hashed = {name for name in names if stems[name] != name}
+    while True:
+        for name in hashed:
+            stems[name] = f"{_safe_stem(name)[:_MAX_STEM]}-{_digest(name)}"
+        owner: dict[str, str] = {}
+        clash: set[str] = set()
+        for name in names:
+            for suffix in CURVE_SUFFIXES.values():
+                key = f"{stems[name]}{suffix}".casefold()
+                if key in owner and owner[key] != name:
+                    clash |= {name, owner[key]}
+                owner.setdefault(key, name)
+        if not clash - hashed:
+            return stems
+        hashed |= clash
+
+
+def _safe_stem(name: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._")[:_MAX_STEM]
+    return stem or "score"
+
+
+def _digest(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -176,9 +236,9 @@ def write_report(
 ) -> dict[str, str]:
     """Render and write the report into ``out_dir``, atomically; return the written paths.
 
-    Everything is built in memory and in a temporary directory beside ``out_dir``, and moved
-    into place only when complete, so a failure leaves no partial report (an earlier report
-    there is kept).
+    Everything is built in memory, written to hidden temporary files inside ``out_dir`` and
+    renamed into place only when complete, so a failure leaves no partial report (an earlier
+    report there is kept); files in ``out_dir`` that the report does not write are left alone.
     """
     from ._html import render_figures, render_html
 

@@ -1,0 +1,275 @@
+"""The command line's CSV reader: compression, text encoding, delimiter, quoting, line endings.
+
+The rules, as ``prcurve report --help`` and the README state them:
+
+- **compression**: gzip, bzip2 and xz are recognised by their magic bytes, whatever the file's
+  name and also on standard input; a ``.gz``/``.bz2``/``.xz`` name on other content is an error;
+- **encoding**: UTF-8 (a byte-order mark is dropped; a UTF-16 byte-order mark is honoured) unless
+  ``--encoding`` names another (e.g. ``latin-1``, ``cp1252``);
+- **line endings**: ``\\n``, ``\\r\\n`` and ``\\r`` each end a line, mixed freely; empty lines
+  are skipped;
+- **delimiter**: ``--sep``, else the one of comma, semicolon and tab that splits the header line
+  into the most fields (comma on a tie);
+- **quoting**: double quotes as in RFC 4180: a quoted field may hold the delimiter, line breaks
+  and doubled quotes (``""``); text after a closing quote or an unclosed quote is an error;
+- **fields**: spaces around a value are ignored (also before an opening quote); every row has
+  as many fields as the header (more or fewer is an error naming the line); columns not asked
+  for are read but not used.
+
+Parsing uses pyarrow's CSV reader when pyarrow is installed and the file is plain (no quotes
+after the header line: the fast path); Python's ``csv`` module otherwise, and always to report
+a problem: every problem is one :class:`~._io.InputError` line naming the file, the line and
+what is wrong.  Both give identical arrays (tested).
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import csv
+import gzip
+import io
+import lzma
+import re
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DELIMITERS", "CsvColumns", "CsvError", "decode", "decompress", "read_csv_columns"]
+
+#: Delimiters found by detection, with the names messages use.
+DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+_MAGIC: dict[bytes, tuple[str, Callable[[bytes], bytes]]] = {
+    b"\x1f\x8b": ("gzip", gzip.decompress),
+    b"BZh": ("bzip2", bz2.decompress),
+    b"\xfd7zXZ\x00": ("xz", lzma.decompress),
+}
+_SUFFIXES = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+
+
+class CsvError(ValueError):
+    """A problem with CSV input (one-line message; turned into an ``InputError``)."""
+
+
+@dataclass(frozen=True)
+class CsvColumns:
+    """The wanted columns of a CSV file.
+
+    ``values`` maps each wanted column to an array (float64 when read by the fast path with a
+    numeric type, else str); ``lines`` gives the line number of every row (None after the fast
+    path, whose rows are re-read by the ``csv`` module when a message must name a line).
+    """
+
+    values: dict[str, np.ndarray]
+    lines: np.ndarray | None
+    delimiter: str
+
+
+def decompress(data: bytes, source: str) -> tuple[bytes, str | None]:
+    """Decompress gzip/bzip2/xz data recognised by its magic bytes; return (data, format)."""
+    for magic, (name, unpack) in _MAGIC.items():
+        if data.startswith(magic):
+            try:
+                return unpack(data), name
+            except (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error) as exc:
+                reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                raise CsvError(
+                    f"{source}: cannot decompress the {name} data ({reason}); "
+                    "the file may be truncated or damaged"
+                ) from None
+    lower = source.lower()
+    for suffix, name in _SUFFIXES.items():
+        if lower.endswith(suffix):
+            raise CsvError(
+                f"{source}: the name ends in {suffix} but the content is not {name} data"
+            )
+    if data.startswith(b"PK\x03\x04"):
+        raise CsvError(f"{source}: a zip archive, expected a CSV file; extract it first")
+    return data, None
+
+
+def decode(data: bytes, source: str, encoding: str | None) -> str:
+    """Bytes to text in ``encoding`` (default UTF-8); a decoding error names the line."""
+    if encoding is None:
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            name = "utf-16"
+        else:
+            name = "utf-8-sig"
+    else:
+        name = codecs.lookup(encoding).name
+        name = "utf-8-sig" if name == "utf-8" else name
+    try:
+        text = data.decode(name)
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        shown = "UTF-8" if name == "utf-8-sig" else name
+        raise CsvError(
+            f"{source}: line {line} is not valid {shown} text (byte 0x{bad}); pass the file's "
+            "encoding with --encoding, e.g. --encoding latin-1"
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_NOT_NEWLINE = re.compile(r"[^\r\n]")
+
+
+def _first_line(text: str, start: int = 0) -> str:
+    match = _LINE.match(text, start)
+    return match.group(0).rstrip("\r\n") if match else ""
+
+
+def _head_lines(text: str) -> Any:
+    """The lines of ``text`` with their endings, lazily (no copy of a large text)."""
+    pos = 0
+    while pos < len(text):
+        match = _LINE.match(text, pos)
+        assert match is not None  # the pattern matches at every position
+        end = match.end() if match.end() > pos else len(text)
+        yield text[pos:end]
+        pos = end
+
+
+def _choose_delimiter(text: str, sep: str | None) -> tuple[str, str]:
+    """The delimiter and how it was chosen (for messages)."""
+    if sep is not None:
+        return sep, f"split at {DELIMITERS.get(sep, repr(sep))} as --sep says"
+    first = _NOT_NEWLINE.search(text)
+    line = _first_line(text, first.start() if first else 0)
+    widths = {d: len(next(csv.reader([line], delimiter=d), [])) for d in DELIMITERS}
+    best = max(DELIMITERS, key=lambda d: widths[d])  # the first of equals: comma
+    return best, f"split at {DELIMITERS[best]}, detected from the header line"
+
+
+def _reader(text: str, delimiter: str) -> Any:
+    return csv.reader(
+        io.StringIO(text, newline=""), delimiter=delimiter, strict=True, skipinitialspace=True
+    )
+
+
+def read_header(text: str, source: str, sep: str | None) -> tuple[list[str], str, str]:
+    """Header fields (stripped), the delimiter, and how the delimiter was chosen."""
+    if not text or text.isspace():
+        raise CsvError(f"{source}: empty file, expected a CSV header line")
+    delimiter, how = _choose_delimiter(text, sep)
+    rows = csv.reader(_head_lines(text), delimiter=delimiter, strict=True, skipinitialspace=True)
+    try:
+        header = next(row for row in rows if row)
+    except csv.Error as exc:
+        raise CsvError(f"{source}: line {rows.line_num}: cannot read the header ({exc})") from None
+    return [h.strip() for h in header], delimiter, how
+
+
+def read_csv_columns(
+    text: str, source: str, header: list[str], delimiter: str, wanted: Sequence[str]
+) -> CsvColumns:
+    """The ``wanted`` columns (their names in ``header``) of CSV ``text``."""
+    fast = _read_fast(text, header, delimiter, wanted)
+    if fast is not None:
+        return CsvColumns(fast, None, delimiter)
+    return read_csv_slow(text, source, header, delimiter, wanted)
+
+
+def read_csv_slow(
+    text: str, source: str, header: list[str], delimiter: str, wanted: Sequence[str]
+) -> CsvColumns:
+    """Read with the ``csv`` module, keeping every row's line number (for messages)."""
+    rows = _reader(text, delimiter)
+    idx = [header.index(c) for c in wanted]
+    width = len(header)
+    cols: list[list[str]] = [[] for _ in wanted]
+    lines: list[int] = []
+    seen_header = False
+    line_no = 0  # the line where the record being read starts
+    try:
+        while True:
+            line_no = rows.line_num + 1
+            row = next(rows, None)
+            if row is None:
+                break
+            if not row:
+                continue
+            if not seen_header:
+                seen_header = True
+                continue
+            if len(row) != width:
+                raise CsvError(
+                    f"{source}: line {line_no} has {len(row)} fields, the header has {width} "
+                    f"(split at {DELIMITERS.get(delimiter, repr(delimiter))})"
+                )
+            for col, i in zip(cols, idx, strict=True):
+                col.append(row[i].strip())
+            lines.append(line_no)
+    except csv.Error as exc:
+        problem = str(exc)
+        if "end of data" in problem:
+            problem = "a quoted field starting on this line is not closed by the end of the file"
+        raise CsvError(f"{source}: line {line_no}: {problem}") from None
+    if not lines:
+        raise CsvError(f"{source}: no data rows after the header")
+    values = {name: np.array(col, dtype=str) for name, col in zip(wanted, cols, strict=True)}
+    return CsvColumns(values, np.array(lines, dtype=np.int64), delimiter)
+
+
+def _read_fast(
+    text: str, header: list[str], delimiter: str, wanted: Sequence[str]
+) -> dict[str, np.ndarray] | None:
+    """pyarrow's multi-threaded reader for a plain file; None when it is absent or objects.
+
+    Plain means: unique header names, no blank first line, and no double quote after the
+    header line (quoting is left to the strict ``csv`` module).  The label column is read as
+    text (as numbers when all are finite numbers) and the others as float64, so that the values
+    are those the ``csv`` path would give; anything pyarrow rejects is read again by the ``csv``
+    module.
+    """
+    if len(set(header)) != len(header) or text[:1] in ("\r", "\n"):
+        return None
+    first = _first_line(text)
+    if first.count('"') % 2 or text.find('"', len(first)) != -1:
+        return None  # quoted values: pyarrow is lenient ('"0"2' reads as 2.0), csv is strict
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:
+        return None
+    label, *numeric = wanted
+    try:
+        table = pacsv.read_csv(
+            pa.py_buffer(text.encode("utf-8")),
+            read_options=pacsv.ReadOptions(skip_rows=1, column_names=header),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter),
+            convert_options=pacsv.ConvertOptions(
+                include_columns=list(wanted),
+                column_types={label: pa.string(), **dict.fromkeys(numeric, pa.float64())},
+                strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowException, ValueError):
+        return None
+    if table.num_rows == 0 or any(table.column(c).null_count for c in numeric):
+        return None
+    out = {label: _label_values(table.column(label))}
+    for c in numeric:
+        out[c] = table.column(c).to_numpy()
+    return out
+
+
+def _label_values(column: Any) -> np.ndarray:
+    """Labels that all read as finite numbers as float64 (as the ``csv`` path then takes them,
+    without a Python string per row), else as text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        numbers = pc.cast(column, pa.float64()).to_numpy()
+    except (pa.ArrowException, ValueError):
+        numbers = None
+    if numbers is not None and np.isfinite(numbers).all():
+        return np.asarray(numbers)
+    return np.asarray(column.to_numpy(zero_copy_only=False).astype(str))
