@@ -113,7 +113,7 @@ def test_binary_usage_unchanged(rng):
 
 def test_errors(rng):
     y, s = multiclass(rng, n=50, k=3)
-    with pytest.raises(ValueError, match="y_score: got a 2-column score matrix with two-class"):
+    with pytest.raises(ValueError, match=r"y_score: expected a 1-D array of scores with two-cl"):
         auc_pr(y % 2, s[:, :2])
     # with labels named, a two-class one-vs-rest problem is allowed
     assert 0 < auc_pr(y % 2, s[:, :2], labels=[0, 1]) <= 1

@@ -73,7 +73,7 @@ def test_two_column_predict_proba_as_binary_scores_is_a_clear_error(binary):
     hint = r"predict_proba's output\); pass the positive class's column, y_score\[:, 1\]"
     with pytest.raises(ValueError, match=hint):
         roc_curve(y, proba)
-    with pytest.raises(ValueError, match="y_score: got a 2-column score matrix with two-class"):
+    with pytest.raises(ValueError, match=r"two-class labels, got shape \(400, 2\) \(two columns"):
         auc_pr(y, proba)
 
 

@@ -125,9 +125,10 @@ def _multiclass(y: np.ndarray, k: int, labels: Any) -> tuple[np.ndarray, np.ndar
     if labels is None:
         if present.shape[0] == 2 and k == 2:
             raise ValueError(
-                "y_score: got a 2-column score matrix with two-class labels; for binary scores "
-                "pass the positive class's column (e.g. predict_proba(X)[:, 1]), or pass "
-                "labels=[...] to treat it as a two-class one-vs-rest problem"
+                f"y_score: expected a 1-D array of scores with two-class labels, got shape "
+                f"{y.shape[0], k} (two columns, like predict_proba's output); pass the positive "
+                "class's column, y_score[:, 1], or pass labels=[...] for a two-class "
+                "one-vs-rest problem"
             )
         if present.shape[0] != k:
             raise ValueError(
