@@ -14,7 +14,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "prcurve"
 
-STATISTICS = {"_core", "_population", "_parametric", "_prg", "_inference"}
+STATISTICS = {"_core", "_population", "_parametric", "_prg", "_inference", "_multi"}
 
 #: part -> the parts it may import (besides itself).  Bottom first.
 ALLOWED: dict[str, set[str]] = {
@@ -23,6 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "_parametric": {"_core", "_population"},
     "_prg": {"_core"},
     "_inference": {"_core", "_population"},
+    "_multi": {"_core", "_inference"},
     "cases": {"_core", "_population"},
     # the public Dask engine: statistics on dask collections (dask itself imported lazily)
     "dask": STATISTICS,

@@ -14,7 +14,6 @@ from ._core._empirical import (
     ROCCurve,
     ThresholdsDroppedWarning,
     achievable_pr_curve,
-    auc_pr,
     dominates,
     evaluate_thresholds,
     pr_curve,
@@ -39,6 +38,17 @@ from ._inference import (
     operating_point,
     pr_confidence_band,
     pr_pointwise_ci,
+)
+from ._multi import (
+    AveragedAUCPRInterval,
+    CVPRCurves,
+    FoldAUC,
+    MultiPRCurves,
+    auc_pr,
+    auc_pr_multi_ci,
+    cv_pr_curves,
+    make_scorer,
+    pr_curves,
 )
 from ._parametric._binormal import (
     BidistributionFit,

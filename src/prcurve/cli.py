@@ -416,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
     _add_engine_options(rep)
+    _add_multi_options(rep)
 
     pop = sub.add_parser(
         "population",
@@ -548,9 +549,82 @@ def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def _add_multi_options(rep: argparse.ArgumentParser) -> None:
+    """Options of the multiclass and cross-validation reports (issue 15)."""
+    group = rep.add_argument_group(
+        "multiclass and cross-validation reports",
+        "one-vs-rest curves with macro/weighted/micro AUC-PR, or fold curves with their "
+        "vertical average (these read FILE with pandas)",
+    )
+    group.add_argument(
+        "--score-prefix",
+        metavar="PREFIX",
+        help="multiclass: every column named PREFIX<class> holds the scores of <class> "
+        "(e.g. --score-prefix p_ for p_cat, p_dog, ...)",
+    )
+    group.add_argument(
+        "--multiclass",
+        action="store_true",
+        help="multiclass: the --score columns are per-class scores, each named by its class",
+    )
+    group.add_argument(
+        "--fold",
+        metavar="COL",
+        help="cross-validation: column of fold ids; the scores are out-of-fold predictions",
+    )
+
+
+def _run_multi_report(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
+) -> int:
+    from ._reporting._analysis import auto_resamples
+    from ._reporting._io import check_writable
+    from ._reporting._multi_input import read_multi_input
+    from ._reporting._multi_report import write_cv_report, write_multiclass_report
+    from ._reporting._progress import ProgressBar
+
+    multiclass = bool(args.score_prefix or args.multiclass)
+    if args.file is None or not args.label:
+        parser.error("report: --score-prefix, --multiclass and --fold need FILE and --label COL")
+    if args.score_prefix and args.score:
+        parser.error("report: give either --score-prefix or --score columns, not both")
+    if not args.score_prefix and not args.score:
+        parser.error("report: --score COL (or --score-prefix PREFIX) is required")
+    if multiclass and args.fold:
+        parser.error("report: --fold cannot be combined with a multiclass report yet")
+    progress = ProgressBar(enabled=not args.quiet)
+    check_writable(args.out)
+    progress.start("reading")
+    data = read_multi_input(
+        args.file, args.label, scores=args.score or (), score_prefix=args.score_prefix,
+        fold=args.fold, stdin=stdin, weight=getattr(args, "weight", None),
+        sep=getattr(args, "sep", None), encoding=getattr(args, "encoding", None),
+    )  # fmt: skip
+    progress(1, 1)
+    if multiclass:
+        cut = len(args.score_prefix or "")
+        n_res = auto_resamples(data.labels.shape[0] * len(data.scores))
+        paths = write_multiclass_report(
+            data, args.label, args.out, class_names=[c[cut:] for c in data.scores],
+            level=args.level, n_resamples=n_res if args.n_resamples == "auto" else args.n_resamples,
+            seed=args.seed, progress=progress,
+        )  # fmt: skip
+    else:
+        paths = write_cv_report(
+            data, args.label, args.fold, args.out, pos_label=args.pos_label, level=args.level,
+            progress=progress,
+        )  # fmt: skip
+    progress.finish()
+    if not args.quiet:
+        print(f"Report written to {paths['report']}")
+    return EXIT_OK
+
+
 def _run_report(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
 ) -> int:
+    if args.score_prefix or args.multiclass or args.fold:
+        return _run_multi_report(args, parser, stdin)
     from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
     from ._reporting._progress import ProgressBar
 

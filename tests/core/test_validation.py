@@ -23,7 +23,9 @@ from prcurve._core._validation import (
         ([0, 1, 2], [0.1, 0.2, 0.3], {}, ValueError, r"y_true: expected two classes, got 3"),
         ([0, 1, 1], [0.1, 0.2], {}, ValueError, r"y_true and y_score: .*same length.*3 and 2"),
         ([], [], {}, ValueError, r"y_true: expected at least one sample"),
+        # a 2-column matrix: predict_proba output (auc_pr reads matrices as one-vs-rest scores)
         ([0, 1], [[0.1, 0.2], [0.3, 0.4]], {}, ValueError, r"expected a 1-D array.*shape"),
+        ([0, 1], [[0.1, 0.2, 0.5], [0.3, 0.4, 0.5]], {}, ValueError, r"1-D array|3 classes"),
         ([0, 1], ["a", "b"], {}, TypeError, r"y_score: expected numbers, got 'a'"),
         (
             [0, 1, 1],

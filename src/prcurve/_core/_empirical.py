@@ -11,6 +11,7 @@ import numpy as np
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
 from ._batch import TIES, functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
+from ._frame import data_frame
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
 from ._operating import precision_at_recall as _precision_at_recall
@@ -360,6 +361,27 @@ class PRCurve:
             full_auc=None if self.thinning is None else self.thinning.roc_auc,
         )
 
+    def to_frame(self) -> Any:
+        """The operating points as a tidy pandas DataFrame (one row each; pandas needed).
+
+        Columns ``threshold``, ``tp``, ``fp``, ``precision``, ``recall``.
+
+        Examples
+        --------
+        >>> from prcurve import pr_curve
+        >>> pr_curve([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.6]).to_frame().columns.tolist()
+        ['threshold', 'tp', 'fp', 'precision', 'recall']
+        """
+        return data_frame(
+            {
+                "threshold": self.thresholds,
+                "tp": self.tp,
+                "fp": self.fp,
+                "precision": self.precision,
+                "recall": self.recall,
+            }
+        )
+
     def achievable(self) -> PRCurve:
         """The achievable PR curve: the ROC convex hull's vertices as PR points.
 
@@ -429,6 +451,21 @@ class ROCCurve:
             tpr=self.tpr[keep],
             n_pos=self.n_pos,
             n_neg=self.n_neg,
+        )
+
+    def to_frame(self) -> Any:
+        """The operating points as a tidy pandas DataFrame (one row each; pandas needed).
+
+        Columns ``threshold``, ``tp``, ``fp``, ``fpr``, ``tpr`` (the implied origin is not a row).
+        """
+        return data_frame(
+            {
+                "threshold": self.thresholds,
+                "tp": self.tp,
+                "fp": self.fp,
+                "fpr": self.fpr,
+                "tpr": self.tpr,
+            }
         )
 
     def to_pr(self) -> PRCurve:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core._counts import BinaryCounts, binary_counts
 from .._core._empirical import PRCurve, ROCCurve
+from .._core._frame import data_frame
 from .._core._hull import upper_hull_indices
 from .._core._results import compact_repr
 from ._gain import check_beta, count_gains, expected_f_gain
@@ -156,6 +157,21 @@ class PRGCurve:
     def to_roc(self) -> ROCCurve:
         """The same operating points in ROC space."""
         return self.to_pr().to_roc()
+
+    def to_frame(self) -> Any:
+        """The operating points as a tidy pandas DataFrame (one row each; pandas needed).
+
+        Columns ``threshold``, ``tp``, ``fp``, ``precision_gain``, ``recall_gain``.
+        """
+        return data_frame(
+            {
+                "threshold": self.thresholds,
+                "tp": self.tp,
+                "fp": self.fp,
+                "precision_gain": self.precision_gain,
+                "recall_gain": self.recall_gain,
+            }
+        )
 
     # --- per-point quantities ----------------------------------------------------------------
 

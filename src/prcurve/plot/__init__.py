@@ -10,6 +10,7 @@ May import: the statistics layers (:mod:`prcurve._core`, ``_population``, ``_prg
 imports this package.
 """
 
+from ._multi import CVPRCurvesDisplay, MultiPRCurvesDisplay
 from ._population import PopulationCurvesDisplay, PRSimulationDisplay
 from ._pr import PRCurveDisplay, PRCurvesDisplay
 from ._prg import PRGCurveDisplay
@@ -18,6 +19,8 @@ from ._style import OKABE_ITO
 
 __all__: list[str] = [
     "OKABE_ITO",
+    "CVPRCurvesDisplay",
+    "MultiPRCurvesDisplay",
     "PRCurveDisplay",
     "PRCurvesDisplay",
     "PRGCurveDisplay",

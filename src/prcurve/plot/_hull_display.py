@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
+from ._estimator import EstimatorMixin, score_name
+
 __all__ = ["HullCurveDisplay"]
 
 _D = TypeVar("_D", bound="HullCurveDisplay")
 
 
-class HullCurveDisplay:
+class HullCurveDisplay(EstimatorMixin):
     """Base of the ROC and PRG Displays: a computed curve, a name and an optional hull.
 
     Subclasses set ``_curve_type`` (the result class they draw) and ``_compute`` (the prcurve
@@ -51,6 +53,10 @@ class HullCurveDisplay:
         hull: bool = True,
         **kwargs: Any,
     ) -> _D:
-        """Compute the curve from labels and scores, then plot it (and its hull)."""
+        """Compute the curve from labels and scores, then plot it (and its hull).
+
+        A pandas Series of scores names the curve when ``name`` is not given.
+        """
         curve = cls._compute(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+        name = name if name is not None else score_name(y_score)
         return cls.from_curve(curve, name=name, hull=hull, **kwargs)

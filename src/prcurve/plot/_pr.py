@@ -11,6 +11,7 @@ import numpy as np
 from .._core._empirical import PRCurve, pr_curve
 from .._core._results import ConfidenceInterval
 from .._core._validation import check_choice
+from ._estimator import EstimatorMixin, score_name
 from ._style import (
     REFERENCE_GREY,
     check_levels,
@@ -77,7 +78,7 @@ def step_path(curve: PRCurve) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-class PRCurveDisplay:
+class PRCurveDisplay(EstimatorMixin):
     """Draw one precision-recall curve with its reference lines and (optional) band.
 
     Parameters
@@ -172,9 +173,13 @@ class PRCurveDisplay:
         achievable: bool = True,
         **kwargs: Any,
     ) -> PRCurveDisplay:
-        """Compute the curve (and its achievable curve) with :func:`prcurve.pr_curve`, then plot."""
+        """Compute the curve (and its achievable curve) with :func:`prcurve.pr_curve`, then plot.
+
+        A pandas Series of scores names the curve when ``name`` is not given.
+        """
         curve = pr_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
         hull = curve.achievable() if achievable else None
+        name = name if name is not None else score_name(y_score)
         return cls(curve, name=name, achievable=hull).plot(**kwargs)
 
     def plot(
