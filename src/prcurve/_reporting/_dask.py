@@ -22,14 +22,13 @@ from .._core._area import AUC_PR_METHODS
 from .._prg._curve import PRGCurve
 from ._analysis import Analysis, ScorerAnalysis, Settings, _closed_form_intervals, analyse
 from ._io import (
-    _FALSE,
-    _TRUE,
     InputError,
     LabelledScores,
     _label_text,
     data_files,
     input_bytes,
     is_collection,
+    positive_class,
 )
 
 __all__ = ["DEFAULT_SUBSAMPLE", "analyse_dask", "input_bytes", "is_collection", "open_frame"]
@@ -117,32 +116,7 @@ def _positive_values(
         classes.setdefault(key, []).append(value)
         rows[key] = rows.get(key, 0) + int(k)
     keys = sorted(classes)
-    found = ", ".join(f"{c!r} ({rows[c]} rows)" for c in keys[:8]) + (
-        ", ..." if len(keys) > 8 else ""
-    )
-    if len(keys) != 2:
-        raise InputError(
-            f"{source}: column {label!r} has {len(keys)} distinct label"
-            f"{'' if len(keys) == 1 else 's'}, expected two classes; found {found}"
-        )
-    if pos_label is not None:
-        if pos_label not in keys:
-            raise InputError(
-                f"{source}: --pos-label {pos_label!r} is not a label in column {label!r}; "
-                f"found {found}"
-            )
-        k = keys.index(pos_label)
-    else:
-        lower = [c.lower() for c in keys]
-        if lower[0] in _FALSE and lower[1] in _TRUE:
-            k = 1
-        elif lower[1] in _FALSE and lower[0] in _TRUE:
-            k = 0
-        else:
-            raise InputError(
-                f"{source}: cannot tell which label in column {label!r} is positive; found "
-                f"{found}; pass --pos-label"
-            )
+    k = positive_class(keys, [rows[c] for c in keys], label, source, pos_label)
     return classes[keys[k]], keys[k]
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "figure_png",
     "input_bytes",
     "is_collection",
+    "positive_class",
     "read_labelled_scores",
     "write_tree",
 ]
@@ -317,6 +318,40 @@ def _is_decimal_comma(v: str) -> bool:
     return "," in v
 
 
+def positive_class(
+    names: Sequence[str], rows: Sequence[int], column: str, source: str, pos_label: str | None
+) -> int:
+    """Index of the positive class among a label column's two distinct values.
+
+    ``names`` are the classes as text and ``rows`` how many rows each has (for the messages).
+    Exactly two classes are required; ``pos_label`` names the positive one, otherwise a
+    false/true pair (``0``/``1``, ``no``/``yes``, ...) decides.
+    """
+    found = ", ".join(f"{c!r} ({k} rows)" for c, k in zip(names[:8], rows[:8], strict=False))
+    found += ", ..." if len(names) > 8 else ""
+    if len(names) != 2:
+        raise InputError(
+            f"{source}: column {column!r} has {len(names)} distinct label"
+            f"{'' if len(names) == 1 else 's'}, expected two classes; found {found}"
+        )
+    if pos_label is not None:
+        if pos_label not in names:
+            raise InputError(
+                f"{source}: --pos-label {pos_label!r} is not a label in column {column!r}; "
+                f"found {found}"
+            )
+        return list(names).index(pos_label)
+    lower = [c.lower() for c in names]
+    if lower[0] in _FALSE and lower[1] in _TRUE:
+        return 1
+    if lower[1] in _FALSE and lower[0] in _TRUE:
+        return 0
+    raise InputError(
+        f"{source}: cannot tell which label in column {column!r} is positive; found "
+        f"{found}; pass --pos-label"
+    )
+
+
 def _labels(
     values: np.ndarray,
     name: str,
@@ -343,31 +378,7 @@ def _labels(
                 values = as_numbers
     classes, counts = np.unique(values, return_counts=True)
     names = [_label_text(c) for c in classes.tolist()]
-    found = ", ".join(f"{c!r} ({k} rows)" for c, k in zip(names[:8], counts[:8], strict=False))
-    found += ", ..." if len(names) > 8 else ""
-    if len(names) != 2:
-        raise InputError(
-            f"{source}: column {name!r} has {len(names)} distinct label"
-            f"{'' if len(names) == 1 else 's'}, expected two classes; found {found}"
-        )
-    if pos_label is not None:
-        if pos_label not in names:
-            raise InputError(
-                f"{source}: --pos-label {pos_label!r} is not a label in column {name!r}; "
-                f"found {found}"
-            )
-        k = names.index(pos_label)
-    else:
-        lower = [c.lower() for c in names]
-        if lower[0] in _FALSE and lower[1] in _TRUE:
-            k = 1
-        elif lower[1] in _FALSE and lower[0] in _TRUE:
-            k = 0
-        else:
-            raise InputError(
-                f"{source}: cannot tell which label in column {name!r} is positive; found "
-                f"{found}; pass --pos-label"
-            )
+    k = positive_class(names, counts.tolist(), name, source, pos_label)
     return np.asarray(values == classes[k]), names[k]
 
 
