@@ -41,20 +41,19 @@ __all__ = [
 PARTIAL_METHODS = ("average_precision", "davis_goadrich", "trapezoid", "lower_trapezoid")
 
 
-def check_recall_limits(recall_range: Any) -> tuple[float, float]:
-    """A pair ``(a, b)`` with ``0 <= a < b <= 1``."""
+def check_recall_limits(recall_range: Any, *, open_ends: bool = False) -> tuple[float, float]:
+    """A pair ``(a, b)`` with ``0 <= a < b <= 1`` (``0 < a < b < 1`` with ``open_ends``)."""
     try:
         low, high = recall_range
     except (TypeError, ValueError):
+        low = high = None
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Real) for v in (low, high)):
         raise TypeError(
             f"recall_range: expected a pair (low, high) of numbers, got {recall_range!r}"
-        ) from None
-    for v in (low, high):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise TypeError(
-                f"recall_range: expected a pair (low, high) of numbers, got {recall_range!r}"
-            )
+        )
     low, high = float(low), float(high)
+    if open_ends and not (0 < low < 1 and 0 < high < 1):
+        raise ValueError(f"recall_range: expected both ends inside (0, 1), got ({low!r}, {high!r})")
     if not (0 <= low <= 1 and 0 <= high <= 1):
         raise ValueError(f"recall_range: expected both ends in [0, 1], got ({low!r}, {high!r})")
     if not low < high:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
+from .._core._partial import check_recall_limits
 from .._core._results import PRCurveWarning
 from .._core._validation import check_positive_int
 
@@ -37,23 +37,7 @@ def check_progress(progress: Any) -> Any:
 
 def check_recall_range(recall_range: Any) -> tuple[float, float]:
     """A pair ``(low, high)`` with ``0 < low < high < 1``."""
-    try:
-        low, high = recall_range
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"recall_range: expected a pair (low, high) of numbers, got {recall_range!r}"
-        ) from None
-    for v in (low, high):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise TypeError(
-                f"recall_range: expected a pair (low, high) of numbers, got {recall_range!r}"
-            )
-    low, high = float(low), float(high)
-    if not (0 < low < 1 and 0 < high < 1):
-        raise ValueError(f"recall_range: expected both ends inside (0, 1), got ({low!r}, {high!r})")
-    if not low < high:
-        raise ValueError(f"recall_range: expected low < high, got ({low!r}, {high!r})")
-    return low, high
+    return check_recall_limits(recall_range, open_ends=True)
 
 
 class DegenerateBootstrapWarning(PRCurveWarning):
