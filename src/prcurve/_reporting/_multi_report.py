@@ -10,7 +10,6 @@ figures as PNG and the operating points as CSV.
 
 from __future__ import annotations
 
-import base64
 import html
 import json
 import warnings
@@ -25,52 +24,16 @@ from .._inference._common import DegenerateBootstrapWarning
 from .._multi import auc_pr_multi_ci, cv_pr_curves, pr_curves
 from ._io import InputError, figure_png, write_tree
 from ._multi_input import MultiInput, binary_labels
+from ._page import img as _img
+from ._page import num as _num
+from ._page import page as _page
+from ._page import table as _table
 
 __all__ = ["write_cv_report", "write_multiclass_report"]
-
-CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;
-background:#fafafa;line-height:1.45}main{max-width:1100px;margin:0 auto;padding:24px 32px 64px;
-background:#fff}h2{border-bottom:2px solid #0072B2;padding-bottom:4px}
-table{border-collapse:collapse;margin:12px 0;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}th{background:#f0f4f8}
-td:first-child,th:first-child{text-align:left}figure img{max-width:100%;height:auto}
-.note{font-size:0.9em;color:#555}
-"""
-
-
-def _num(x: Any) -> float | None:
-    v = float(x)
-    return v if np.isfinite(v) else None
 
 
 def _f(x: Any) -> str:
     return "–" if x is None else f"{float(x):.4f}"
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _img(png: bytes, alt: str) -> str:
-    data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}"></figure>'
-
-
-def _page(title: str, body: list[str]) -> str:
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="en"><head><meta charset="utf-8">',
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body><main>",
-            f"<h1>{html.escape(title)}</h1>",
-            *body,
-            f'<p class="note">Made by prcurve {__version__}.</p>',
-            "</main></body></html>",
-        ]
-    )
 
 
 def _png(draw: Any) -> bytes:
