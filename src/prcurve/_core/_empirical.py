@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -336,17 +336,7 @@ class PRCurve:
                 previous.areas,
                 previous.roc_auc,
             )
-        return PRCurve(
-            thresholds=self.thresholds[keep],
-            tp=self.tp[keep],
-            fp=self.fp[keep],
-            precision=self.precision[keep],
-            recall=self.recall[keep],
-            n_pos=self.n_pos,
-            n_neg=self.n_neg,
-            threshold_rule=self.threshold_rule,
-            thinning=info,
-        )
+        return replace(self._points(keep), thinning=info)
 
     def to_roc(self) -> ROCCurve:
         """The same operating points in ROC space (Davis & Goadrich Theorem 3.1)."""
@@ -392,7 +382,10 @@ class PRCurve:
         ``auc(method="davis_goadrich")`` for its area).  Vertices predicting no positive are left
         out: the hull then starts at the origin and the first segment has constant precision.
         """
-        keep = upper_hull_indices(self.fp, self.tp)
+        return self._points(upper_hull_indices(self.fp, self.tp))
+
+    def _points(self, keep: np.ndarray) -> PRCurve:
+        """The curve of the operating points ``keep`` (indices or mask), nothing else kept."""
         return PRCurve(
             thresholds=self.thresholds[keep],
             tp=self.tp[keep],
