@@ -198,3 +198,81 @@ def test_prevalence_estimated_from_a_count(tmp_path, report):
 def test_prevalence_count_usage_errors(capsys, args, match):
     assert main(["report", *args]) == 2
     assert re.search(match, capsys.readouterr().err)
+
+
+def test_comparison_at_prevalence_equals_compare(report):
+    """summary.json's comparison at π is ``compare(..., prevalence=π)`` with the report's stream."""
+    from prcurve import compare
+    from prcurve._reporting._operating import COMPARE_STREAM
+
+    y, scores, out, data = report
+    entry = data["deployment_comparisons"]
+    assert entry["notes"] == []
+    (c,) = entry["comparisons"]
+    assert (c["a"], c["b"], c["prevalence"], c["prevalence_count"]) == ("a", "b", 0.01, None)
+    stream = np.random.SeedSequence(0, spawn_key=(COMPARE_STREAM,)).spawn(1)[0]
+    want = compare(
+        y, scores["a"], scores["b"], prevalence=0.01, n_resamples=c["n_resamples"],
+        rng=np.random.default_rng(stream),
+    )  # fmt: skip
+    assert c["difference"] == pytest.approx(want.difference, rel=1e-12)
+    assert (c["low"], c["high"]) == pytest.approx((want.interval.low, want.interval.high))
+    assert c["p_value"] == pytest.approx(want.p_value)
+    # the two AP at π are those of the deployment table
+    for key, name in (("estimate_a", "a"), ("estimate_b", "b")):
+        dep = data["scorers"][name]["deployment"]["auc_pr"]["average_precision"]
+        assert c[key] == pytest.approx(dep, rel=1e-12)
+    page = (out / "report.html").read_text()
+    assert "Pairwise comparisons at π = 0.01" in page
+    assert f"{c['difference']:.4f}" in page and f"{c['low']:.4f}" in page
+
+
+def test_band_at_prevalence_in_summary_page_and_files(report):
+    from prcurve import pr_confidence_band
+    from prcurve._reporting._operating import STREAM
+
+    y, scores, out, data = report
+    for name, s in scores.items():
+        band = data["scorers"][name]["deployment"]["confidence_band"]
+        assert band["method"] == "bootstrap" and band["recall_range"] == [0.05, 0.95]
+        rows = np.loadtxt(
+            out / "curves" / f"{name}_band_at_prevalence.csv", delimiter=",", skiprows=1
+        )
+        # centre: the curve at π read at the grid recalls
+        np.testing.assert_allclose(
+            rows[:, 1], pr_curve(y, s).at_prevalence(0.01).precision_at(rows[:, 0]), rtol=1e-12
+        )
+        assert np.all(rows[:, 2] <= rows[:, 1]) and np.all(rows[:, 1] <= rows[:, 3])
+        # the band of the library on the report's stream (scorer index, third child)
+        stream = np.random.SeedSequence(0, spawn_key=(STREAM, list(scores).index(name)))
+        lib = pr_confidence_band(
+            y, s, method="bootstrap", prevalence=0.01, n_resamples=band["n_resamples"],
+            rng=np.random.default_rng(stream.spawn(3)[2]),
+        )  # fmt: skip
+        assert band["radius"] == pytest.approx(lib.radius, rel=1e-12)
+        np.testing.assert_allclose(rows[:, 2:], np.c_[lib.band.low, lib.band.high], rtol=1e-12)
+    page = (out / "report.html").read_text()
+    assert "simultaneous band of each curve at π" in page
+    assert f"{data['scorers']['a']['deployment']['confidence_band']['radius']:.4f}" in page
+
+
+def test_weighted_report_compares_at_prevalence_without_a_band(tmp_path):
+    rng = np.random.default_rng(6)
+    n = 300
+    y = (rng.random(n) < 0.3).astype(int)
+    a, b = rng.normal(size=n) + 1.5 * y, rng.normal(size=n) + 0.5 * y
+    w = rng.integers(1, 3, size=n)
+    path = tmp_path / "s.csv"
+    rows = zip(y.tolist(), a.tolist(), b.tolist(), w.tolist(), strict=True)
+    path.write_text("y,a,b,w\n" + "".join(f"{p},{q!r},{r!r},{t}\n" for p, q, r, t in rows))
+    args = ["report", str(path), "--label", "y", "--score", "a", "--score", "b", "--weight", "w"]
+    args += ["--n-resamples", "40", "--quiet", "--out", str(tmp_path / "o"), "--prevalence", "0.05"]
+    assert main(args) == 0
+    data = json.loads((tmp_path / "o" / "summary.json").read_text())
+    dep = data["scorers"]["a"]["deployment"]
+    assert dep["confidence_band"] is None
+    assert any("band at π: not computed" in n for n in data["scorers"]["a"]["operating_notes"])
+    (c,) = data["deployment_comparisons"]["comparisons"]
+    wn = np.where(y == 1, w, w * (w * y).sum() * 0.95 / (0.05 * (w * (1 - y)).sum()))
+    assert c["estimate_a"] == pytest.approx(average_precision_score(y, a, sample_weight=wn))
+    assert c["estimate_b"] == pytest.approx(average_precision_score(y, b, sample_weight=wn))

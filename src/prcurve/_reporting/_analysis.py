@@ -39,6 +39,7 @@ from ._operating import (
     DEFAULT_MIN_RECALL,
     OperatingAnalysis,
     analyse_operating,
+    deployment_comparisons,
 )
 from ._sizing import (
     MAX_RESAMPLES,
@@ -137,6 +138,9 @@ class Analysis:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     inference: list[InferenceStep] = field(default_factory=list)
+    #: Paired comparisons at the deployment prevalence (``--prevalence``) and their notes.
+    deployment_comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
+    deployment_notes: list[str] = field(default_factory=list)
 
 
 def _announce(progress: Any, label: str) -> None:
@@ -541,7 +545,15 @@ def analyse(
     ]
     if data.weight is not None:
         common_notes.insert(0, _weights_note(data.weight_column or "?", bool(pairs)))
+    at_pi: list[tuple[str, str, ComparisonResult]] = []
+    at_pi_notes: list[str] = []
+    if settings.prevalence is not None and pairs:
+        with _Stage(progress, "comparisons at π", {}, "at_prevalence"):
+            at_pi, at_pi_notes = deployment_comparisons(
+                problems, prevalence=settings.prevalence, level=level, seed=settings.seed,
+                n_resamples=_operating_resamples(settings, data.n), progress=progress,
+            )  # fmt: skip
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
-        compare_timings, steps,
+        compare_timings, steps, at_pi, at_pi_notes,
     )  # fmt: skip

@@ -19,7 +19,7 @@ import numpy as np
 from .. import __version__
 from ._analysis import Analysis, Progress, _Stage
 from ._io import Content, curve_csv, write_tree
-from ._operating import deployment_files, operating_summary
+from ._operating import comparison_summary, deployment_files, operating_summary
 
 __all__ = ["curve_files", "file_stems", "scorer_files", "summary", "write_report"]
 
@@ -138,6 +138,10 @@ def summary(analysis: Analysis) -> dict[str, Any]:
         }
         for a, b, r in analysis.comparisons
     ]
+    if s.prevalence is not None:
+        out["deployment_comparisons"] = comparison_summary(
+            analysis.deployment_comparisons, analysis.deployment_notes
+        )
     out["inference"] = [
         {
             "step": step.label,
