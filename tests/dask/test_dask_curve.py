@@ -16,6 +16,15 @@ from prcurve._core._area import AUC_PR_METHODS  # noqa: E402
 from ..core.test_thin import observed_error  # noqa: E402
 
 
+@pytest.fixture(autouse=True, params=[40, None], ids=["small-ranges", "default-ranges"])
+def range_rows(request, monkeypatch):
+    """Sort the distinct scores in ranges of about 40 rows (many ranges, so the passes cross
+    range edges, ties and recall groups included), and with the default size (one range)."""
+    if request.param is not None:
+        monkeypatch.setattr("prcurve.dask._sort.TARGET_ROWS", request.param)
+    return request.param
+
+
 def make(kind, rng, n=6000):
     y = rng.random(n) < 0.1
     y[:2] = True, False

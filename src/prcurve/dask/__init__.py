@@ -1,10 +1,12 @@
 """Exact precision-recall analysis of data on Dask (``pip install prcurve[dask]``).
 
 The functions take dask arrays or dask dataframe columns and never gather the rows: ties are
-collapsed with a Dask groupby-sum, the distinct scores are sorted with Dask's own distributed
-sort, and every AUC-PR estimator, the ROC AUC, the ROC convex hull and a thinned curve are
-computed partition by partition with the counts carried across partitions.  The results are
-exactly those of :func:`prcurve.pr_curve` on the same data (counts exact, areas to rounding).
+summed within each partition, the distinct scores are sorted out of core in score ranges chosen
+from a sample (two passes of Dask tasks through a working folder, each task holding one
+partition or one range: :mod:`prcurve.dask._sort`), and every AUC-PR estimator, the ROC AUC,
+the ROC convex hull and a thinned curve are computed range by range with the counts carried
+across ranges.  The results are exactly those of :func:`prcurve.pr_curve` on the same data
+(counts exact, areas to rounding).
 
 Dask is imported when a function is called, not by ``import prcurve``.
 """
@@ -56,7 +58,8 @@ def pr_curve(
     workdir : str, optional
         Where the sorted distinct scores are stored between passes: a temporary folder in this
         directory (default: the system's), removed at the end -- on a cluster, a directory
-        every worker can read and write -- or ``"memory"`` to keep them in the workers' memory.
+        every worker can read and write -- or ``"memory"`` to keep them in the workers' memory
+        (then sorted by Dask's groupby-sum and ``sort_values``, which shuffle the rows).
 
     Returns
     -------
@@ -70,7 +73,9 @@ def pr_curve(
 
     Notes
     -----
-    Memory: the rows are read partition by partition; the client holds a few numbers per
+    Memory: the rows are read partition by partition, and each sorting task holds one
+    partition or one range of about a million distinct scores (24 bytes each on disk and in
+    memory, for float64 scores and int64 counts); the client holds a few numbers per
     partition, the ROC hull candidates, the returned points and, for the interpolated median,
     one number per recall level (at most the number of distinct positive scores).
 

@@ -1,4 +1,4 @@
-"""The exact PR curve of data on Dask: groupby-sum, distributed sort, passes over partitions."""
+"""The exact PR curve of data on Dask: ties collapsed, scores sorted, passes over the pieces."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .._core._thin import Thinning
 from .._core._validation import check_positive_int
 from ._input import Checked, check_dask_problem, dask_frame
 from ._passes import PAIRWISE, Plan, areas_and_hull, bound, fill_and_write, load, summary
+from ._sort import sort_distinct
 
 __all__ = ["DaskCurve", "compute_curve", "scheduler_context"]
 
@@ -74,8 +75,16 @@ def _class_weights(part: Any, positive: list[Any], weighted: bool) -> Any:
     return pd.DataFrame({"s": s, "pos": p, "neg": w - p})
 
 
-def _sorted_sources(frame: Any, checked: Checked, workdir: str | None) -> tuple[list[Any], Any]:
-    """Collapse ties (Dask groupby-sum), sort the distinct scores (Dask sort), store them."""
+def _sorted_sources(
+    frame: Any, checked: Checked, workdir: str | None
+) -> tuple[list[Any], Any, list[dict[str, Any]] | None]:
+    """The sorted table of distinct scores, in pieces (highest scores first), with the pieces'
+    totals when already known; and the temporary folder to remove afterwards.
+
+    On disk (the default): the two-pass range sort of :mod:`prcurve.dask._sort`, memory bounded
+    by a partition or a range.  With ``workdir="memory"``: Dask's groupby-sum and sort, persisted
+    in the workers' memory.
+    """
     import pandas as pd
 
     score_dtype = frame["s"].dtype
@@ -92,15 +101,17 @@ def _sorted_sources(frame: Any, checked: Checked, workdir: str | None) -> tuple[
     rows = frame.map_partitions(
         _class_weights, checked.positive_labels, checked.weighted, meta=meta
     )
-    distinct = rows.groupby("s").sum(split_out=max(1, frame.npartitions))
-    ordered = distinct.reset_index().sort_values("s", ascending=False)
     if workdir == "memory":
-        ordered = ordered.persist()
-        return list(ordered.to_delayed()), None
+        distinct = rows.groupby("s").sum(split_out=max(1, frame.npartitions))
+        ordered = distinct.reset_index().sort_values("s", ascending=False).persist()
+        return list(ordered.to_delayed()), None, None
     folder = Path(tempfile.mkdtemp(prefix="prcurve-dask-", dir=workdir))
-    ordered.to_parquet(str(folder), write_index=False)
-    files = sorted(folder.glob("*.parquet"), key=lambda p: int(p.name.split(".")[1]))
-    return [str(f) for f in files], folder
+    try:
+        sources, stats = sort_distinct(rows, folder)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return sources, folder, stats
 
 
 def _plans(stats: list[dict[str, Any]], n_pos: Any, n_neg: Any) -> list[Plan]:
@@ -157,19 +168,26 @@ def compute_curve(
     max_points = check_positive_int(max_points, "max_points", minimum=2)
     frame = dask_frame(y_true, y_score, sample_weight)
     checked = check_dask_problem(frame, pos_label)
-    sources, folder = _sorted_sources(frame, checked, workdir)
+    sources, folder, stats = _sorted_sources(frame, checked, workdir)
     try:
-        return _passes(sources, checked, max_points, curve_path)
+        return _passes(sources, checked, max_points, curve_path, stats)
     finally:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _passes(sources: list[Any], checked: Checked, max_points: int, curve_path: Any) -> DaskCurve:
+def _passes(
+    sources: list[Any],
+    checked: Checked,
+    max_points: int,
+    curve_path: Any,
+    stats: list[dict[str, Any]] | None = None,
+) -> DaskCurve:
     import dask
 
     delayed = dask.delayed
-    stats = list(dask.compute(*[delayed(summary)(s) for s in sources]))
+    if stats is None:
+        stats = list(dask.compute(*[delayed(summary)(s) for s in sources]))
     k = sum(st["n"] for st in stats)
     n_pos = sum(st["pos"] for st in stats)
     n_neg = sum(st["neg"] for st in stats)

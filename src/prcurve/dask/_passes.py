@@ -27,7 +27,10 @@ PAIRWISE = ("average_precision", "davis_goadrich", "trapezoid", "lower_trapezoid
 
 
 def load(source: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A partition as arrays: a Parquet file path or an in-memory pandas DataFrame."""
+    """A partition as arrays: a ``.npy`` table or Parquet file path, or a pandas DataFrame."""
+    if isinstance(source, str | Path) and str(source).endswith(".npy"):
+        table = np.load(source)
+        return tuple(np.ascontiguousarray(table[f]) for f in ("s", "pos", "neg"))  # type: ignore[return-value]
     if isinstance(source, str | Path):
         import pandas as pd
 
