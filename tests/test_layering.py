@@ -31,7 +31,8 @@ ALLOWED: dict[str, set[str]] = {
     "_reporting": STATISTICS | {"plot", "cases", "dask", "__init__"},
     "_api": STATISTICS | {"cases"},
     "__init__": {"_api", "cases"},
-    "cli": STATISTICS | {"_reporting", "cases", "dask", "__init__"},
+    "_cli_parser": {"__init__"},
+    "cli": STATISTICS | {"_reporting", "_cli_parser", "cases", "dask", "__init__"},
     "__main__": {"cli"},
 }
 

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
+from prcurve._cli_parser import CASE_NAMES
 from prcurve.cases import CASES
-from prcurve.cli import CASE_NAMES
 
 HEAVY = ("scipy", "matplotlib", "pandas", "pyarrow", "sklearn", "dask")
 
