@@ -111,6 +111,9 @@ def test_headline_interval_is_the_logit_one_and_named(example, tmp_path):
     for entry in (out["scorers"][n]["headline_auc_pr"] for n in analysis.scorers):
         assert f"[{entry['low']:.4f}, {entry['high']:.4f}] (logit)" in page
     assert "AP interval in this table: logit interval" in page
+    best = max(out["scorers"], key=lambda n: out["scorers"][n]["auc_pr"]["average_precision"])
+    head = out["scorers"][best]["headline_auc_pr"]
+    assert f"95% logit interval {head['low']:.3f} to {head['high']:.3f}" in page  # ranking
 
 
 def test_headline_falls_back_when_the_logit_interval_is_missing(example):
