@@ -166,7 +166,34 @@ def _quiet(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return func(*args, **kwargs)
 
 
-def _one_repetition(y, s, s2, model, tally, truth, *, groups, recall, level, n_resamples, gen):
+def _logit_bootstrap(
+    theta: float, reps: np.ndarray, n_pos: float, level: float, kind: str
+) -> tuple[float, float]:
+    """Two logit-scale bootstrap intervals for AUC-PR, read from the replicates.
+
+    ``"logit_se"``: expit(logit θ̂ ± z·sd(logit θ*)), the bootstrap standard error on the logit
+    scale.  ``"logit_t"``: bootstrap-t on the logit scale, studentized by Boyd's standard error
+    1/√(n₊ θ(1 − θ)) (n₊ of the sample; the replicates' own n₊* is not kept).
+    """
+    eps = 0.5 / max(n_pos, 1.0)
+    t_hat = float(np.clip(theta, eps, 1 - eps))
+    r = np.clip(reps, eps, 1 - eps)
+    lt_hat, lr = np.log(t_hat / (1 - t_hat)), np.log(r / (1 - r))
+    z = stats.norm.ppf((1 + level) / 2)
+    if kind == "logit_se":
+        half = z * float(np.std(lr, ddof=1))
+        lo, hi = lt_hat - half, lt_hat + half
+    else:
+        t = (lr - lt_hat) * np.sqrt(n_pos * r * (1 - r))
+        q_lo, q_hi = np.quantile(t, [(1 - level) / 2, (1 + level) / 2])
+        se = 1.0 / np.sqrt(n_pos * t_hat * (1 - t_hat))
+        lo, hi = lt_hat - q_hi * se, lt_hat - q_lo * se
+    return float(1 / (1 + np.exp(-lo))), float(1 / (1 + np.exp(-hi)))
+
+
+def _one_repetition(
+    y, s, s2, model, tally, truth, *, groups, recall, level, n_resamples, gen, candidates=()
+):
     ap_true, curve_true, band_truth = truth
     if "auc" in groups:
         for kind in ("logit", "binomial"):
@@ -187,6 +214,10 @@ def _one_repetition(y, s, s2, model, tally, truth, *, groups, recall, level, n_r
             tally.add((f"auc percentile [{sampling}]", None), plo <= ap_true <= phi, phi - plo)
             lo, hi = res.interval.low, res.interval.high
             tally.add((f"auc bca [{sampling}]", None), lo <= ap_true <= hi, hi - lo)
+            for kind in candidates:
+                lo, hi = _logit_bootstrap(res.estimate, res.replicates, res.n_pos, level, kind)
+                name = f"auc {kind.replace('_', '-')} [{sampling}]"
+                tally.add((name, None), lo <= ap_true <= hi, hi - lo)
     if "pointwise" in groups:
         variants = [("normal", "instances")] + [("bootstrap", smp) for smp in SAMPLINGS]
         for method, sampling in variants:
@@ -242,6 +273,7 @@ def interval_coverage(
     n_resamples: int = 500,
     rng: Any = None,
     progress: Callable[[int, int], object] | None = None,
+    candidates: bool = False,
 ) -> list[CoverageRow]:
     """Coverage of every interval in ``groups`` over ``n_repetitions`` samples of size ``n``.
 
@@ -262,6 +294,11 @@ def interval_coverage(
         Drives the samples and every bootstrap.
     progress : callable, optional
         ``progress(done, total)`` after each repetition.
+    candidates : bool
+        Also measure two logit-scale bootstrap intervals for AUC-PR that the library does
+        *not* offer (rows ``"auc logit-se [...]"`` and ``"auc logit-t [...]"``, read from the
+        BCa call's replicates, see :func:`_logit_bootstrap`): kept to reproduce the measurement
+        that decided against them (issue 17; ``bench/coverage_before_after.py``).
 
     Returns
     -------
@@ -308,6 +345,7 @@ def interval_coverage(
         _one_repetition(
             lab[0], score[0], other[0], model, tally, truth,
             groups=groups, recall=x, level=level, n_resamples=n_resamples, gen=gen,
+            candidates=("logit_se", "logit_t") if candidates else (),
         )  # fmt: skip
         if progress is not None:
             progress(i + 1, n_repetitions)

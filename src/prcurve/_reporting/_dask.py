@@ -226,6 +226,7 @@ def analyse_dask(
             auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS},
             auc_pr_ci=cis,
             band=part.band,
+            band_reason=part.band_reason,
             notes=notes + ci_notes + part.notes,
             timings=part.timings,
         )

@@ -106,7 +106,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
     head = [
         "scorer",
         "AP",
-        f"AP {level:.0%} CI (bootstrap)",
+        f"AP {level:.0%} CI (method)",
         "DG area",
         "achievable DG area",
         "ROC AUC",
@@ -115,12 +115,12 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
     ]
     rows = []
     for name, s in data["scorers"].items():
-        boot = s["auc_pr_ci"].get("average_precision", {}).get("bootstrap_percentile")
+        head = s.get("headline_auc_pr")
         rows.append(
             [
                 esc(name),
                 _fmt(s["auc_pr"]["average_precision"]),
-                _ci(boot),
+                _ci(head) + (f" ({esc(head['interval'].replace('_', ' '))})" if head else ""),
                 _fmt(s["auc_pr"]["davis_goadrich"]),
                 _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
                 _fmt(s["roc_auc"]),
@@ -129,6 +129,11 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             ]
         )
     parts.append(_table(head, rows, "summary"))
+    heads = {
+        s["headline_auc_pr"]["why"] for s in data["scorers"].values() if s.get("headline_auc_pr")
+    }
+    for why in sorted(heads):
+        parts.append(f'<p class="note">AP interval in this table: {esc(why)}.</p>')
     links = [
         f'<a href="#section-{fig.key}">{esc(name)}</a>'
         for fig, name in zip(figures[1:], data["scorers"], strict=True)
@@ -172,6 +177,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             bw = band["bandwidth"]
             rows = [
                 ["method", esc(band["method"].replace("_", " "))],
+                ["why this method", esc(band.get("method_reason", ""))],
                 ["simultaneous level", f"{band['level']:g}"],
                 ["recall range", f"{band['recall_range'][0]:g} – {band['recall_range'][1]:g}"],
                 ["half-width (precision units)", _fmt(band["radius"])],

@@ -47,8 +47,13 @@ def ranking(data: dict[str, Any]) -> str:
     order = sorted(scorers, key=lambda n: -(scorers[n]["auc_pr"][key] or 0.0))
     level = data["settings"]["level"]
     best = order[0]
-    boot = scorers[best]["auc_pr_ci"].get(key, {}).get("bootstrap_percentile")
-    ci = f" ({level:.0%} interval {boot['low']:.3f} to {boot['high']:.3f})" if boot else ""
+    head = scorers[best].get("headline_auc_pr")  # the best-covering interval, named
+    ci = (
+        f" ({level:.0%} {head['interval'].replace('_', ' ')} interval {head['low']:.3f} to "
+        f"{head['high']:.3f})"
+        if head
+        else ""
+    )
     ap = scorers[best]["auc_pr"][key]
     items = [
         f"<li><b>Best by {metric}: <code>{esc(best)}</code></b>, AP = {ap:.3f}{ci}. "

@@ -17,7 +17,15 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from .. import __version__
-from ._analysis import Analysis, Progress, _Stage
+from ._analysis import (
+    FALLBACK_REASON,
+    HEADLINE_KINDS,
+    HEADLINE_REASON,
+    Analysis,
+    Progress,
+    _Stage,
+    headline_interval,
+)
 from ._io import Content, curve_csv, write_tree
 from ._operating import comparison_summary, deployment_files, operating_summary
 
@@ -104,6 +112,17 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "notes": list(sc.notes),
             "files": files[name],
         }
+        head = headline_interval(sc.auc_pr_ci)
+        if head is not None:
+            out["scorers"][name]["headline_auc_pr"] = {
+                "estimator": head.method,
+                "estimate": _num(head.estimate),
+                "interval": head.kind,
+                "low": _num(head.interval.low),
+                "high": _num(head.interval.high),
+                "level": head.level,
+                "why": HEADLINE_REASON if head.kind == HEADLINE_KINDS[0] else FALLBACK_REASON,
+            }
         if sc.operating is not None:
             out["scorers"][name].update(operating_summary(sc.operating))
         if sc.band is not None:
@@ -117,6 +136,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
                 "bandwidth": None if band.bandwidth is None else [_num(h) for h in band.bandwidth],
                 "effective_sample_size": _num(band.effective_sample_size),
                 "grid_points": int(band.recall.shape[0]),
+                "method_reason": sc.band_reason,
             }
     if s.weight is not None and analysis.scorers:
         first = next(iter(analysis.scorers.values())).pr
