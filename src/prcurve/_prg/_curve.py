@@ -226,6 +226,10 @@ class PRGCurve:
         ``TP = n₊π`` (Flach & Kull's crossing point; by Theorem 1 this is the straight line in
         PRG space).  Before the first point the table is interpolated with the empty
         prediction, which keeps the first point's precision.
+
+        With a prevalence below the smallest normal double (weights spanning more than about
+        10³⁰⁸) this gain is below ``-1.8e308`` and is returned as ``-inf`` (then also
+        :meth:`auc`): the true value is not representable, and no NaN is produced.
         """
         return self._start()[1]
 
