@@ -160,8 +160,12 @@ def _masked_multiplicities(rng: np.random.Generator, sizes: np.ndarray, pool: in
     rows = sizes.shape[0]
     width = int(sizes.max())
     draws = rng.integers(0, pool, size=(rows, width), dtype=np.int64)
-    draws += (np.arange(rows, dtype=np.int64) * pool)[:, None]
-    draws[np.arange(width)[None, :] >= sizes[:, None]] = rows * pool  # unused draws: a spare bin
+    if rows > 1:
+        draws += (np.arange(rows, dtype=np.int64) * pool)[:, None]
+    short = int(sizes.min())  # only the columns from here on can hold unused draws
+    if short < width:
+        tail = draws[:, short:]
+        tail[np.arange(short, width)[None, :] >= sizes[:, None]] = rows * pool  # a spare bin
     return np.bincount(draws.ravel(), minlength=rows * pool + 1)[:-1].reshape(rows, pool)
 
 

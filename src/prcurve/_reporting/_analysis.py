@@ -38,7 +38,7 @@ from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
     OperatingAnalysis,
-    analyse_operating,
+    operating_task,
 )
 from ._sizing import (
     MAX_RESAMPLES,
@@ -379,6 +379,25 @@ def _operating_resamples(settings: Settings, n: int) -> int:
     return int(min(MAX_RESAMPLES, max(MIN_RESAMPLES, 10**8 // max(n, 1))))
 
 
+def _operating_tasks(
+    problems: dict[str, Problem], curves: dict[str, dict[str, Any]], settings: Settings
+) -> list[Task]:
+    """The operating-point bootstraps as steps beside the others (so they run in parallel)."""
+    tasks: list[Task] = []
+    for index, (name, (y, s, w)) in enumerate(problems.items()):
+        b = _operating_resamples(settings, y.shape[0])
+        options = dict(
+            min_precision=settings.min_precision, min_recall=settings.min_recall,
+            prevalence=settings.prevalence, level=settings.level, n_resamples=b,
+            seed=settings.seed, index=index,
+        )  # fmt: skip
+        pr = curves[name]["pr"] if settings.prevalence is not None else None  # only used with π
+        key, n, args = (name, "operating_points"), y.shape[0], (y, s, w, pr, options)
+        label = f"{name}: operating points"
+        tasks.append((key, label, operating_task, args, Plan(key[1], b, n, n)))
+    return tasks
+
+
 def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: Any) -> list[Task]:
     """The resampling steps, sized by :func:`._sizing.plan`, the costliest first.
 
@@ -482,7 +501,8 @@ def analyse(
             }
     tasks = _inference_tasks(problems, settings, seeds)
     plans = {key: p for key, _, _, _, p in tasks}
-    results = _run_tasks(tasks, settings.jobs, progress)
+    everything = tasks + _operating_tasks(problems, curves, settings)
+    results = _run_tasks(sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress)
 
     scorers: dict[str, ScorerAnalysis] = {}
     for name in names:
@@ -502,14 +522,7 @@ def analyse(
         notes = n1 + n2 + n3 + _start_share_note(pr, c["auc_pr"])
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
-        with _Stage(progress, f"{name}: operating points", timings, "operating_points"):
-            y_k, score_k, w_k = problems[name]
-            operating = analyse_operating(
-                y_k, score_k, c["pr"], sample_weight=w_k, min_precision=settings.min_precision,
-                min_recall=settings.min_recall, prevalence=settings.prevalence, level=level,
-                n_resamples=_operating_resamples(settings, y_k.shape[0]), seed=settings.seed,
-                index=names.index(name), progress=progress,
-            )  # fmt: skip
+        operating, _, timings["operating_points"] = results[(name, "operating_points")]
         scorers[name] = ScorerAnalysis(
             name=name,
             pr=c["pr"],
