@@ -278,17 +278,33 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _start_method() -> str:
+    import multiprocessing
+
+    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
+    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
+        return "fork"
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        return "forkserver"
+    return "spawn"
+
+
+#: The steps a forked worker runs, inherited from the main process instead of pickled: each
+#: step's arrays would otherwise be copied into a pickle per step (the main process's peak).
+_FORKED_STEPS: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+
+
+def _forked_step(index: int) -> Any:
+    """Run step ``index`` of :data:`_FORKED_STEPS` (in a forked worker)."""
+    fn, args = _FORKED_STEPS[index]
+    return _timed(fn, *args)
+
+
 def _executor(jobs: int) -> Any:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
-    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
-        method = "fork"
-    elif "forkserver" in multiprocessing.get_all_start_methods():
-        method = "forkserver"
-    else:
-        method = "spawn"
+    method = _start_method()
     return ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context(method),
@@ -300,7 +316,10 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
+    from ._memory import WORKER_THRESHOLD, set_mmap_threshold
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_mmap_threshold(WORKER_THRESHOLD)  # blocks re-use freed memory (see ._memory)
 
 
 def _stop_workers(pool: Any) -> None:
@@ -446,16 +465,27 @@ def _run_tasks(
         from concurrent.futures import as_completed
 
         _announce(progress, f"bootstrap ({jobs} processes)")
-        with _executor(jobs) as pool:
-            try:
-                futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args, _ in tasks}
-                for done, fut in enumerate(as_completed(futures), start=1):
-                    results[futures[fut]] = fut.result()
-                    if progress is not None:
-                        progress(done, len(tasks))
-            except KeyboardInterrupt:
-                _stop_workers(pool)
-                raise
+        forked = _start_method() == "fork"
+        if forked:  # set before the pool forks its workers
+            _FORKED_STEPS[:] = [(fn, args) for _, _, fn, args, _ in tasks]
+        try:
+            with _executor(jobs) as pool:
+                try:
+                    futures = {
+                        pool.submit(_forked_step, i)
+                        if forked
+                        else pool.submit(_timed, fn, *args): key
+                        for i, (key, _, fn, args, _) in enumerate(tasks)
+                    }
+                    for done, fut in enumerate(as_completed(futures), start=1):
+                        results[futures[fut]] = fut.result()
+                        if progress is not None:
+                            progress(done, len(tasks))
+                except KeyboardInterrupt:
+                    _stop_workers(pool)
+                    raise
+        finally:
+            _FORKED_STEPS.clear()
     else:
         for key, label, fn, args, _ in tasks:
             _announce(progress, label)
