@@ -183,6 +183,9 @@ def _run_report(
         if not args.label or not args.score:
             parser.error("report: with FILE, --label COL and at least one --score COL are required")
         label, scores = args.label, args.score
+    from ._reporting._memory import lean_report_memory
+
+    lean_report_memory()  # large freed arrays go back to the system
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
     if args.file is not None and _engine(args) == "dask":

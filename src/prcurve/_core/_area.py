@@ -89,9 +89,18 @@ def _previous(values: np.ndarray, first: np.ndarray, start_value: float) -> np.n
     return prev
 
 
+#: Elements per chunk of an elementwise computation over millions of points: its dozen
+#: temporaries stay a few megabytes (the values are the same as in one piece).
+CHUNK = 1 << 17
+
+
 def _davis_goadrich(tp, fp, n_pos, b):
     rows, ftp, ffp, first = _distinct_points(tp, fp)
-    seg = dg_segment_areas(_previous(ftp, first, 0.0), _previous(ffp, first, 0.0), ftp, ffp)
+    ptp, pfp = _previous(ftp, first, 0.0), _previous(ffp, first, 0.0)
+    seg = np.empty(ftp.shape[0])
+    for lo in range(0, ftp.shape[0], CHUNK):
+        part = slice(lo, lo + CHUNK)
+        seg[part] = dg_segment_areas(ptp[part], pfp[part], ftp[part], ffp[part])
     return np.bincount(rows, weights=seg, minlength=b) / n_pos
 
 

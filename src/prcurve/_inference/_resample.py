@@ -27,8 +27,9 @@ instances, then recompute with ``prcurve.auc_pr`` / ``PRCurve.precision_at``" (t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -92,7 +93,8 @@ class SortedSample:
     counts : BinaryCounts
         The original counts (thresholds decreasing, k of them).
     pos_group, neg_group : ndarray of intp
-        Threshold-group index of every positive / negative, in the class's input order.
+        Threshold-group index of every positive / negative, in the class's input order
+        (computed on first use: only paired and weighted resampling need them).
     pos_ge, neg_ge : ndarray of intp, shape (k,)
         Number of positive / negative *instances* with ``score >= thresholds[g]``.
     pos_weight, neg_weight : ndarray of float64 or None
@@ -100,22 +102,22 @@ class SortedSample:
     """
 
     counts: BinaryCounts
-    pos_group: np.ndarray
-    neg_group: np.ndarray
     pos_ge: np.ndarray
     neg_ge: np.ndarray
     pos_weight: np.ndarray | None
     neg_weight: np.ndarray | None
+    n_pos_instances: int  # number of positive instances (not their weight)
+    n_neg_instances: int
+    y: np.ndarray = field(repr=False)  # the validated labels and scores, for the groups
+    s: np.ndarray = field(repr=False)
 
-    @property
-    def n_pos_instances(self) -> int:
-        """Number of positive instances (not their weight)."""
-        return int(self.pos_group.shape[0])
+    @functools.cached_property
+    def pos_group(self) -> np.ndarray:
+        return _group_index(self.counts.thresholds, self.s[self.y])
 
-    @property
-    def n_neg_instances(self) -> int:
-        """Number of negative instances (not their weight)."""
-        return int(self.neg_group.shape[0])
+    @functools.cached_property
+    def neg_group(self) -> np.ndarray:
+        return _group_index(self.counts.thresholds, self.s[~self.y])
 
     @property
     def n_groups(self) -> int:
@@ -123,22 +125,39 @@ class SortedSample:
         return int(self.counts.thresholds.shape[0])
 
 
+def _group_index(thresholds: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Index of each value among the decreasing ``thresholds`` (a binary search, no sort)."""
+    return (thresholds.shape[0] - 1) - np.searchsorted(thresholds[::-1], values)
+
+
 def prepare(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> SortedSample:
-    """Count once, and tag every instance with its threshold group (no second sort)."""
+    """Count once; each instance's threshold group is found when first needed (no second sort)."""
     counts = count_sorted(y, s, w)
     k = counts.thresholds.shape[0]
-    ascending = counts.thresholds[::-1]
-    pos_group = (k - 1) - np.searchsorted(ascending, s[y])
-    neg_group = (k - 1) - np.searchsorted(ascending, s[~y])
-    return SortedSample(
+    n_pos = int(np.count_nonzero(y))
+    groups: dict[str, np.ndarray] = {}
+    if w is None:  # the counts are the instance counts
+        pos_ge, neg_ge = counts.tp.astype(np.intp), counts.fp.astype(np.intp)
+    else:  # the counts are weights: count the instances of each group
+        groups = {
+            "pos_group": _group_index(counts.thresholds, s[y]),
+            "neg_group": _group_index(counts.thresholds, s[~y]),
+        }
+        pos_ge = np.cumsum(np.bincount(groups["pos_group"], minlength=k))
+        neg_ge = np.cumsum(np.bincount(groups["neg_group"], minlength=k))
+    sample = SortedSample(
         counts=counts,
-        pos_group=pos_group,
-        neg_group=neg_group,
-        pos_ge=np.cumsum(np.bincount(pos_group, minlength=k)),
-        neg_ge=np.cumsum(np.bincount(neg_group, minlength=k)),
+        pos_ge=pos_ge,
+        neg_ge=neg_ge,
         pos_weight=None if w is None else w[y],
         neg_weight=None if w is None else w[~y],
+        n_pos_instances=n_pos,
+        n_neg_instances=int(y.shape[0]) - n_pos,
+        y=y,
+        s=s,
     )
+    sample.__dict__.update(groups)  # already computed: the cached properties' values
+    return sample
 
 
 def uniform_multiplicities(rng: np.random.Generator, rows: int, size: int) -> np.ndarray:
@@ -160,8 +179,12 @@ def _masked_multiplicities(rng: np.random.Generator, sizes: np.ndarray, pool: in
     rows = sizes.shape[0]
     width = int(sizes.max())
     draws = rng.integers(0, pool, size=(rows, width), dtype=np.int64)
-    draws += (np.arange(rows, dtype=np.int64) * pool)[:, None]
-    draws[np.arange(width)[None, :] >= sizes[:, None]] = rows * pool  # unused draws: a spare bin
+    if rows > 1:
+        draws += (np.arange(rows, dtype=np.int64) * pool)[:, None]
+    short = int(sizes.min())  # only the columns from here on can hold unused draws
+    if short < width:
+        tail = draws[:, short:]
+        tail[np.arange(short, width)[None, :] >= sizes[:, None]] = rows * pool  # a spare bin
     return np.bincount(draws.ravel(), minlength=rows * pool + 1)[:-1].reshape(rows, pool)
 
 

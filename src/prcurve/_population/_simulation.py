@@ -7,6 +7,7 @@ run on all (replicate, x) pairs together — no Python loop per replicate.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,6 +106,14 @@ def _class_sizes(
     return conditional_binomial(gen, n, model.prevalence, rows, min_each=1)
 
 
+@functools.lru_cache(maxsize=32)
+def _truncated_binomial(n: int, p: float, min_each: int) -> tuple[Any, float, float]:
+    """Binomial(n, p) (frozen) and P(k > n - min_each), P(k >= min_each); cached, since a
+    bootstrap drawn in many small blocks asks for the same law every block."""
+    law = stats.binom(n, p)
+    return law, law.sf(n - min_each), law.sf(min_each - 1)
+
+
 def conditional_binomial(
     gen: np.random.Generator, n: int, p: float, size: int, *, min_each: int
 ) -> np.ndarray:
@@ -116,9 +125,7 @@ def conditional_binomial(
     """
     if n < 2 * min_each:
         raise ValueError(f"n: expected at least {2 * min_each} instances, got {n}")
-    law = stats.binom(n, p)
-    upper = law.sf(min_each - 1)  # P(k >= min_each)
-    lower = law.sf(n - min_each)  # P(k > n - min_each)
+    law, lower, upper = _truncated_binomial(n, p, min_each)
     if not upper > lower:
         raise ValueError(
             f"prevalence: with prevalence {p!r} a sample of n = {n} has no chance (in floating "

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core._area import CHUNK
 from .._core._counts import BinaryCounts, binary_counts
 from .._core._empirical import PRCurve, ROCCurve
 from .._core._frame import data_frame
@@ -118,7 +119,13 @@ class PRGCurve:
         """The operating points of a computed PR curve, in PRG space (no new sort)."""
         if not isinstance(curve, PRCurve):
             raise TypeError(f"curve: expected a PRCurve, got {type(curve).__name__}")
-        pg, rg = count_gains(curve.tp, curve.fp, curve.n_pos - curve.tp, curve.n_pos, curve.n_neg)
+        tp, fp, n = curve.tp, curve.fp, curve.tp.shape[0]
+        pg, rg = np.empty(n), np.empty(n)
+        for lo in range(0, n, CHUNK):  # in pieces: few temporaries of millions of points
+            part = slice(lo, lo + CHUNK)
+            pg[part], rg[part] = count_gains(
+                tp[part], fp[part], curve.n_pos - tp[part], curve.n_pos, curve.n_neg
+            )
         return cls(
             thresholds=curve.thresholds,
             tp=curve.tp,

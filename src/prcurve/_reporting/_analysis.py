@@ -38,8 +38,8 @@ from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
     OperatingAnalysis,
-    analyse_operating,
     deployment_comparisons,
+    operating_task,
 )
 from ._sizing import (
     MAX_RESAMPLES,
@@ -355,17 +355,33 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _start_method() -> str:
+    import multiprocessing
+
+    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
+    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
+        return "fork"
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        return "forkserver"
+    return "spawn"
+
+
+#: The steps a forked worker runs, inherited from the main process instead of pickled: each
+#: step's arrays would otherwise be copied into a pickle per step (the main process's peak).
+_FORKED_STEPS: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+
+
+def _forked_step(index: int) -> Any:
+    """Run step ``index`` of :data:`_FORKED_STEPS` (in a forked worker)."""
+    fn, args = _FORKED_STEPS[index]
+    return _timed(fn, *args)
+
+
 def _executor(jobs: int) -> Any:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
-    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
-        method = "fork"
-    elif "forkserver" in multiprocessing.get_all_start_methods():
-        method = "forkserver"
-    else:
-        method = "spawn"
+    method = _start_method()
     return ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context(method),
@@ -377,7 +393,10 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
+    from ._memory import WORKER_THRESHOLD, set_mmap_threshold
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_mmap_threshold(WORKER_THRESHOLD)  # blocks re-use freed memory (see ._memory)
 
 
 def _stop_workers(pool: Any) -> None:
@@ -456,6 +475,25 @@ def _operating_resamples(settings: Settings, n: int) -> int:
     return int(min(MAX_RESAMPLES, max(MIN_RESAMPLES, 10**8 // max(n, 1))))
 
 
+def _operating_tasks(
+    problems: dict[str, Problem], curves: dict[str, dict[str, Any]], settings: Settings
+) -> list[Task]:
+    """The operating-point bootstraps as steps beside the others (so they run in parallel)."""
+    tasks: list[Task] = []
+    for index, (name, (y, s, w)) in enumerate(problems.items()):
+        b = _operating_resamples(settings, y.shape[0])
+        options = dict(
+            min_precision=settings.min_precision, min_recall=settings.min_recall,
+            prevalence=settings.prevalence, level=settings.level, n_resamples=b,
+            seed=settings.seed, index=index,
+        )  # fmt: skip
+        pr = curves[name]["pr"] if settings.prevalence is not None else None  # only used with π
+        key, n, args = (name, "operating_points"), y.shape[0], (y, s, w, pr, options)
+        label = f"{name}: operating points"
+        tasks.append((key, label, operating_task, args, Plan(key[1], b, n, n)))
+    return tasks
+
+
 def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: Any) -> list[Task]:
     """The resampling steps, sized by :func:`._sizing.plan`, the costliest first.
 
@@ -504,16 +542,27 @@ def _run_tasks(
         from concurrent.futures import as_completed
 
         _announce(progress, f"bootstrap ({jobs} processes)")
-        with _executor(jobs) as pool:
-            try:
-                futures = {pool.submit(_timed, fn, *args): key for key, _, fn, args, _ in tasks}
-                for done, fut in enumerate(as_completed(futures), start=1):
-                    results[futures[fut]] = fut.result()
-                    if progress is not None:
-                        progress(done, len(tasks))
-            except KeyboardInterrupt:
-                _stop_workers(pool)
-                raise
+        forked = _start_method() == "fork"
+        if forked:  # set before the pool forks its workers
+            _FORKED_STEPS[:] = [(fn, args) for _, _, fn, args, _ in tasks]
+        try:
+            with _executor(jobs) as pool:
+                try:
+                    futures = {
+                        pool.submit(_forked_step, i)
+                        if forked
+                        else pool.submit(_timed, fn, *args): key
+                        for i, (key, _, fn, args, _) in enumerate(tasks)
+                    }
+                    for done, fut in enumerate(as_completed(futures), start=1):
+                        results[futures[fut]] = fut.result()
+                        if progress is not None:
+                            progress(done, len(tasks))
+                except KeyboardInterrupt:
+                    _stop_workers(pool)
+                    raise
+        finally:
+            _FORKED_STEPS.clear()
     else:
         for key, label, fn, args, _ in tasks:
             _announce(progress, label)
@@ -559,7 +608,8 @@ def analyse(
             }
     tasks = _inference_tasks(problems, settings, seeds)
     plans = {key: p for key, _, _, _, p in tasks}
-    results = _run_tasks(tasks, settings.jobs, progress)
+    everything = tasks + _operating_tasks(problems, curves, settings)
+    results = _run_tasks(sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress)
 
     scorers: dict[str, ScorerAnalysis] = {}
     for name in names:
@@ -580,14 +630,7 @@ def analyse(
         notes = n1 + n2 + n3 + _start_share_note(pr, c["auc_pr"])
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
-        with _Stage(progress, f"{name}: operating points", timings, "operating_points"):
-            y_k, score_k, w_k = problems[name]
-            operating = analyse_operating(
-                y_k, score_k, c["pr"], sample_weight=w_k, min_precision=settings.min_precision,
-                min_recall=settings.min_recall, prevalence=settings.prevalence, level=level,
-                n_resamples=_operating_resamples(settings, y_k.shape[0]), seed=settings.seed,
-                index=names.index(name), progress=progress,
-            )  # fmt: skip
+        operating, _, timings["operating_points"] = results[(name, "operating_points")]
         scorers[name] = ScorerAnalysis(
             name=name,
             pr=c["pr"],

@@ -8,6 +8,7 @@ cover a curve.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -76,8 +77,11 @@ def _thin_roc(roc: ROCCurve) -> ROCCurve:
 
 def render_figures(analysis: Analysis) -> list[Figure]:
     """The overview and one three-panel figure per scorer, as PNG (see :func:`draw_figures`)."""
-    return [Figure(key, title, caption, figure_png(fig)) for key, title, caption, fig in
-            draw_figures(analysis)]  # fmt: skip
+    out = []
+    for key, title, caption, fig in _drawn(analysis):  # drawn one at a time
+        out.append(Figure(key, title, caption, figure_png(fig)))
+        fig.clear()  # its lines' data freed now, not when the garbage collector finds the cycles
+    return out
 
 
 def _legend_below(ax: Any) -> None:
@@ -133,12 +137,16 @@ def _zoom_prg(ax: Any, prg: Any) -> bool:
 
 def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
     """Draw the figures: ``(key, title, caption, matplotlib Figure)`` each (no pyplot)."""
+    return list(_drawn(analysis))
+
+
+def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
+    """The figures of :func:`draw_figures`, drawn one by one as they are asked for."""
     from matplotlib.figure import Figure as MplFigure
 
     from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
     from ..plot._style import color_cycle
 
-    figures: list[tuple[str, str, str, Any]] = []
     rocs = {name: _thin_roc(sc.roc) for name, sc in analysis.scorers.items()}
     fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
@@ -150,15 +158,13 @@ def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
     _finish(fig, (ax_pr, ax_roc))
-    figures.append(
-        (
-            "overview",
-            "All scorers",
-            "Left: each scorer's PR curve, interpolated between operating points the "
-            "Davis–Goadrich way; the dashed line is chance (the prevalence), the dotted curve the "
-            "lowest achievable PR curve, grey curves iso-F₁. Right: the ROC curves.",
-            fig,
-        )
+    yield (
+        "overview",
+        "All scorers",
+        "Left: each scorer's PR curve, interpolated between operating points the "
+        "Davis–Goadrich way; the dashed line is chance (the prevalence), the dotted curve the "
+        "lowest achievable PR curve, grey curves iso-F₁. Right: the ROC curves.",
+        fig,
     )
     for i, (name, sc) in enumerate(analysis.scorers.items()):
         fig = MplFigure(figsize=(15, 6.6))
@@ -175,24 +181,21 @@ def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
         zoomed = _zoom_prg(ax_prg, sc.prg)
         ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
         _finish(fig, (ax_pr, ax_roc, ax_prg))
-        figures.append(
-            (
-                f"scorer-{i}",
-                name,
-                "Left: PR curve with the achievable curve (the ROC convex hull mapped to PR space, "
-                "dashed)"
-                + (
-                    f" and a {sc.band.level:.0%} simultaneous confidence band (shaded, "
-                    f"{sc.band.method.replace('_', ' ')}, recall "
-                    f"{sc.band.recall_range[0]:g}–{sc.band.recall_range[1]:g})"
-                    if sc.band is not None
-                    else ""
-                )
-                + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
-                "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point"
-                " (zoomed to the operating points when they crowd an edge, as at low "
-                "prevalence).",
-                fig,
+        yield (
+            f"scorer-{i}",
+            name,
+            "Left: PR curve with the achievable curve (the ROC convex hull mapped to PR space, "
+            "dashed)"
+            + (
+                f" and a {sc.band.level:.0%} simultaneous confidence band (shaded, "
+                f"{sc.band.method.replace('_', ' ')}, recall "
+                f"{sc.band.recall_range[0]:g}–{sc.band.recall_range[1]:g})"
+                if sc.band is not None
+                else ""
             )
+            + ". Middle: ROC curve and its convex hull. Right: precision–recall–gain "
+            "curve, its convex hull and iso-F-gain lines, with the best-F₁ operating point"
+            " (zoomed to the operating points when they crowd an edge, as at low "
+            "prevalence).",
+            fig,
         )
-    return figures

@@ -51,6 +51,7 @@ __all__ = [
     "deployment_html",
     "operating_html",
     "operating_summary",
+    "operating_task",
 ]
 
 #: Targets of the operating-point table when none are given.
@@ -79,6 +80,19 @@ class OperatingAnalysis:
     deployed_other: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     deployed_band: PRConfidenceBand | None = None
+
+
+def operating_task(
+    y: np.ndarray,
+    score: np.ndarray,
+    w: np.ndarray | None,
+    pr: Any,
+    options: dict[str, Any],
+    progress: Any = None,
+) -> tuple[OperatingAnalysis, list[str]]:
+    """:func:`analyse_operating` as one of the report's inference steps (a worker process may
+    run it): returns the analysis and no extra notes (its notes are in the analysis)."""
+    return analyse_operating(y, score, pr, sample_weight=w, progress=progress, **options), []
 
 
 def analyse_operating(

@@ -35,7 +35,8 @@ __all__ = ["COST", "MAX_RESAMPLES", "MIN_RESAMPLES", "WORK", "Plan", "plan", "su
 #: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s.
 WORK = {"auc_pr_bootstrap": 3 * 10**7, "compare": 10**7, "band": 4 * 10**6}
 #: Seconds per row-resample of each step on one core (measured as above), for planning.
-COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9}
+#: The operating-point bootstrap (all rows, see ``_analysis._operating_resamples``) ≈ 15 ns.
+COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 15e-9}
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
 #: Replicates at least: percentile ends and p-values (floor 1/201) resolve 95 % and 0.05.

@@ -1,0 +1,49 @@
+"""The report process's memory: give large freed arrays back to the operating system.
+
+glibc's ``malloc`` serves each allocation above ``M_MMAP_THRESHOLD`` with its own mapping,
+returned to the system when freed, but raises that threshold after every such free (up to
+32 MB).  A report on millions of rows frees many arrays of a few megabytes (sort orders,
+temporaries of the curves, the figures); after the first, the rest land in the heap, whose
+holes stay resident, so the peak grows by every scorer's temporaries.  Fixing the threshold
+(which turns the adjustment off) keeps the peak near what is alive at once.  Worker processes
+that resample in blocks want the opposite (a block's arrays re-used from the heap instead of
+fresh pages faulted in each time), so they get a high threshold.  Without glibc nothing changes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+
+__all__ = ["lean_report_memory", "set_mmap_threshold"]
+
+_M_MMAP_THRESHOLD = -3  # from glibc's malloc.h
+#: The report's main process: arrays of ≥ 4 MB (5·10⁵ float64) are mapped and given back.
+MAIN_THRESHOLD = 4 << 20
+#: Resampling workers: arrays up to 32 MB (the glibc maximum of the dynamic threshold) re-used.
+WORKER_THRESHOLD = 32 << 20
+
+
+def set_mmap_threshold(size: int) -> bool:
+    """Set glibc's ``M_MMAP_THRESHOLD`` (bytes) for this process; False where not available.
+
+    >>> set_mmap_threshold(WORKER_THRESHOLD) in (True, False)
+    True
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.mallopt(_M_MMAP_THRESHOLD, int(size)))
+    except (OSError, AttributeError):  # not glibc (e.g. musl has no mallopt)
+        return False
+
+
+def lean_report_memory() -> None:
+    """The report process's settings: :data:`MAIN_THRESHOLD`, and pyarrow (imported later, if at
+    all) allocating through the same ``malloc`` instead of its own pool, which keeps freed
+    memory (the CSV text it parsed) resident."""
+    set_mmap_threshold(MAIN_THRESHOLD)
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
