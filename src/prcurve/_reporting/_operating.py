@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_MIN_RECALL",
     "OperatingAnalysis",
     "analyse_operating",
+    "comparison_entry",
     "comparison_summary",
     "deployment_comparisons",
     "deployment_files",
@@ -244,6 +245,24 @@ def deployment_comparisons(
     return out, notes
 
 
+def comparison_entry(a: str, b: str, r: Any) -> dict[str, Any]:
+    """One paired comparison of scorers ``a`` and ``b`` as a ``summary.json`` entry."""
+    return {
+        "a": a,
+        "b": b,
+        "method": r.method,
+        "estimate_a": _num(r.estimate_a),
+        "estimate_b": _num(r.estimate_b),
+        "difference": _num(r.difference),
+        "low": _num(r.interval.low),
+        "high": _num(r.interval.high),
+        "level": r.level,
+        "p_value": _num(r.p_value),
+        "n_resamples": r.n_resamples,
+        "bands_separate": bool(r.bands_separate),
+    }
+
+
 def comparison_summary(
     comparisons: Sequence[tuple[str, str, ComparisonResult]], notes: Sequence[str] = ()
 ) -> dict[str, Any]:
@@ -251,22 +270,11 @@ def comparison_summary(
     return {
         "comparisons": [
             {
-                "a": a,
-                "b": b,
+                **comparison_entry(a, b, r),
                 "prevalence": r.prevalence,
                 "prevalence_count": None
                 if r.prevalence_count is None
                 else list(r.prevalence_count),
-                "method": r.method,
-                "estimate_a": _num(r.estimate_a),
-                "estimate_b": _num(r.estimate_b),
-                "difference": _num(r.difference),
-                "low": _num(r.interval.low),
-                "high": _num(r.interval.high),
-                "level": r.level,
-                "p_value": _num(r.p_value),
-                "n_resamples": r.n_resamples,
-                "bands_separate": bool(r.bands_separate),
             }
             for a, b, r in comparisons
         ],

@@ -27,7 +27,7 @@ from ._analysis import (
     headline_interval,
 )
 from ._io import Content, curve_csv, write_tree
-from ._operating import comparison_summary, deployment_files, operating_summary
+from ._operating import comparison_entry, comparison_summary, deployment_files, operating_summary
 
 __all__ = ["curve_files", "file_stems", "scorer_files", "summary", "write_report"]
 
@@ -141,23 +141,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
     if s.weight is not None and analysis.scorers:
         first = next(iter(analysis.scorers.values())).pr
         out["data"]["weighted_prevalence"] = _num(first.prevalence)
-    out["comparisons"] = [
-        {
-            "a": a,
-            "b": b,
-            "method": r.method,
-            "estimate_a": _num(r.estimate_a),
-            "estimate_b": _num(r.estimate_b),
-            "difference": _num(r.difference),
-            "low": _num(r.interval.low),
-            "high": _num(r.interval.high),
-            "level": r.level,
-            "p_value": _num(r.p_value),
-            "n_resamples": r.n_resamples,
-            "bands_separate": bool(r.bands_separate),
-        }
-        for a, b, r in analysis.comparisons
-    ]
+    out["comparisons"] = [comparison_entry(a, b, r) for a, b, r in analysis.comparisons]
     if s.prevalence is not None:
         out["deployment_comparisons"] = comparison_summary(
             analysis.deployment_comparisons, analysis.deployment_notes
