@@ -219,3 +219,21 @@ def test_thinned_roc_draws_the_same_curve_with_the_full_area():
 
     diff = np.abs(pixels(roc) - pixels(thin))
     assert np.mean(diff) < 0.5 and np.mean(diff > 64) < 1e-3
+
+
+def test_summary_table_header_names_every_column(example):
+    """One header cell per value cell, in order (the headline interval column included)."""
+    import re
+
+    data, analysis = example
+    page = _page(analysis)
+    table = page.split("<h2>Summary</h2>", 1)[1].split("</table>", 1)[0]
+    head = re.findall(r"<th>(.*?)</th>", table)
+    assert head[:3] == ["scorer", "AP", "AP 95% CI (method)"]
+    assert "DG area" in head and "ROC AUC" in head
+    for row in re.findall(r"<tr>(.*?)</tr>", table.split("</thead>", 1)[1]):
+        assert len(re.findall(r"<td>", row)) == len(head)
+    cells = re.findall(r"<td>(.*?)</td>", table.split("</thead>", 1)[1])
+    name = next(iter(data.scores))
+    ap = analysis.scorers[name].auc_pr["average_precision"]
+    assert cells[0] == name and cells[1] == f"{ap:.4f}"

@@ -115,12 +115,13 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
     ]
     rows = []
     for name, s in data["scorers"].items():
-        head = s.get("headline_auc_pr")
+        headline = s.get("headline_auc_pr")
         rows.append(
             [
                 esc(name),
                 _fmt(s["auc_pr"]["average_precision"]),
-                _ci(head) + (f" ({esc(head['interval'].replace('_', ' '))})" if head else ""),
+                _ci(headline)
+                + (f" ({esc(headline['interval'].replace('_', ' '))})" if headline else ""),
                 _fmt(s["auc_pr"]["davis_goadrich"]),
                 _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
                 _fmt(s["roc_auc"]),
