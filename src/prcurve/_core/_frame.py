@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["data_frame", "import_pandas"]
+import numpy as np
+
+__all__ = ["curves_frame", "data_frame", "import_pandas"]
 
 
 def import_pandas() -> Any:
@@ -23,3 +25,21 @@ def import_pandas() -> Any:
 def data_frame(columns: Mapping[str, Any]) -> Any:
     """A DataFrame with the given columns (arrays of one length), in order."""
     return import_pandas().DataFrame(dict(columns))
+
+
+def curves_frame(key: str, names: Sequence[Any], curves: Sequence[Any]) -> Any:
+    """The operating points of several PR curves stacked, a ``key`` column naming each curve.
+
+    Columns ``key``, ``threshold``, ``tp``, ``fp``, ``precision``, ``recall`` (float64).
+    """
+    sizes = [c.recall.shape[0] for c in curves]
+    return data_frame(
+        {
+            key: np.repeat(np.array(list(names), dtype=object), sizes),
+            "threshold": np.concatenate([c.thresholds.astype(np.float64) for c in curves]),
+            "tp": np.concatenate([np.asarray(c.tp, np.float64) for c in curves]),
+            "fp": np.concatenate([np.asarray(c.fp, np.float64) for c in curves]),
+            "precision": np.concatenate([c.precision for c in curves]),
+            "recall": np.concatenate([c.recall for c in curves]),
+        }
+    )

@@ -11,7 +11,7 @@ from .._core._area import AUC_PR_METHODS
 from .._core._counts import count_sorted
 from .._core._empirical import PRCurve
 from .._core._empirical import auc_pr as binary_auc_pr
-from .._core._frame import data_frame
+from .._core._frame import curves_frame
 from .._core._results import compact_repr
 from .._core._validation import check_choice
 from ._labels import MultiProblem, check_multi_problem
@@ -121,19 +121,8 @@ class MultiPRCurves:
         >>> df.groupby("class").size().to_dict()
         {'a': 4, 'b': 4, 'micro': 8}
         """
-        parts = [*self.curves, self.micro]
         names = [*self.classes.tolist(), "micro"]
-        sizes = [c.recall.shape[0] for c in parts]
-        return data_frame(
-            {
-                "class": np.repeat(np.array(names, dtype=object), sizes),
-                "threshold": np.concatenate([c.thresholds.astype(np.float64) for c in parts]),
-                "tp": np.concatenate([np.asarray(c.tp, np.float64) for c in parts]),
-                "fp": np.concatenate([np.asarray(c.fp, np.float64) for c in parts]),
-                "precision": np.concatenate([c.precision for c in parts]),
-                "recall": np.concatenate([c.recall for c in parts]),
-            }
-        )
+        return curves_frame("class", names, [*self.curves, self.micro])
 
 
 def class_curves(problem: MultiProblem) -> tuple[PRCurve, ...]:

@@ -13,7 +13,7 @@ from scipy.stats import t as student_t
 from .._core._area import AUC_PR_METHODS
 from .._core._counts import count_sorted
 from .._core._empirical import PRCurve
-from .._core._frame import data_frame
+from .._core._frame import curves_frame
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import (
     check_binary_problem,
@@ -147,19 +147,8 @@ class CVPRCurves:
         >>> res.to_frame().groupby("fold").size().to_dict()
         {0: 3, 1: 3, 'pooled': 6}
         """
-        parts = [*self.curves, self.pooled]
         names = [*self.folds.tolist(), "pooled"]
-        sizes = [c.recall.shape[0] for c in parts]
-        return data_frame(
-            {
-                "fold": np.repeat(np.array(names, dtype=object), sizes),
-                "threshold": np.concatenate([c.thresholds.astype(np.float64) for c in parts]),
-                "tp": np.concatenate([np.asarray(c.tp, np.float64) for c in parts]),
-                "fp": np.concatenate([np.asarray(c.fp, np.float64) for c in parts]),
-                "precision": np.concatenate([c.precision for c in parts]),
-                "recall": np.concatenate([c.recall for c in parts]),
-            }
-        )
+        return curves_frame("fold", names, [*self.curves, self.pooled])
 
 
 def fold_arrays(
