@@ -23,33 +23,17 @@ from ._core._interpolation import InterpolatedPoints, dg_interpolate
 from ._core._operating import OperatingPoint, TargetNotMetWarning
 from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
 from ._core._spaces import pr_to_roc, roc_to_pr
-from ._inference import (
-    AUCPRInterval,
-    ComparisonResult,
-    CoverageResult,
-    DegenerateBootstrapWarning,
-    LowEffectiveSampleSizeWarning,
-    PointwiseCI,
-    PRConfidenceBand,
-    auc_pr_ci,
-    auc_pr_interval,
-    compare,
-    coverage_study,
-    operating_point,
-    pr_confidence_band,
-    pr_pointwise_ci,
-)
-from ._multi import (
-    AveragedAUCPRInterval,
-    CVPRCurves,
-    FoldAUC,
-    MultiPRCurves,
-    auc_pr,
-    auc_pr_multi_ci,
-    cv_pr_curves,
-    make_scorer,
-    pr_curves,
-)
+from ._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
+from ._inference._band import PRConfidenceBand, pr_confidence_band
+from ._inference._common import DegenerateBootstrapWarning, LowEffectiveSampleSizeWarning
+from ._inference._compare import ComparisonResult, compare
+from ._inference._coverage import CoverageResult, coverage_study
+from ._inference._operating_ci import operating_point
+from ._inference._pointwise import PointwiseCI, pr_pointwise_ci
+from ._multi._curves import MultiPRCurves, auc_pr, pr_curves
+from ._multi._folds import CVPRCurves, FoldAUC, cv_pr_curves
+from ._multi._interval import AveragedAUCPRInterval, auc_pr_multi_ci
+from ._multi._sklearn import make_scorer
 from ._parametric._binormal import (
     BidistributionFit,
     GoodnessOfFit,

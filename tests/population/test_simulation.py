@@ -173,7 +173,7 @@ def test_conditional_binomial_is_the_truncated_law():
     """Exact draws of Binomial(n, p) given both classes, checked against the truncated pmf."""
     from scipy import stats
 
-    from prcurve._population._simulation import conditional_binomial
+    from prcurve._core._binomial import conditional_binomial
 
     gen = np.random.default_rng(0)
     n, p = 6, 0.2

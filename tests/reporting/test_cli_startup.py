@@ -54,3 +54,25 @@ def test_help_and_error_exits_import_no_heavy_module(argv):
         f"status = main({argv!r})\nassert status in (0, 1, 2), status"
     )
     assert not _modules_after(code) & set(HEAVY)
+
+
+def _full_modules_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    return set(out.splitlines()[-1].split())
+
+
+def test_the_report_runs_without_scipy_stats(tmp_path):
+    """``scipy.stats`` takes about half a second and 45 MB to import; the report's statistics
+    need only ``scipy.special`` (the coverage studies and population models, which need
+    ``scipy.stats``, stay unloaded)."""
+    code = (
+        "from prcurve.cli import main\n"
+        f"assert main(['report', '--out', {str(tmp_path / 'r')!r}, '--quiet']) == 0"
+    )
+    mods = _full_modules_after(code)
+    assert "scipy.special" in mods
+    assert "scipy.stats" not in mods
+    assert "prcurve._inference._coverage" not in mods

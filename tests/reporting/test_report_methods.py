@@ -12,8 +12,9 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from prcurve import cases, pr_confidence_band
+from prcurve._core._binomial import conditional_binomial
 from prcurve._inference._interval_coverage import population_precision
-from prcurve._population._simulation import conditional_binomial, draw_rows
+from prcurve._population._simulation import draw_rows
 from prcurve._reporting._analysis import (
     HEADLINE_REASON,
     Settings,

@@ -5,32 +5,9 @@ sort), kernel smoothing (``_kernel``), AUC-PR intervals (``_auc_ci``), pointwise
 (``_pointwise``), simultaneous bands (``_band``), operating points and partial or
 reweighted AUC-PR with intervals (``_operating_ci``, ``_partial_ci``), paired comparisons
 (``_compare``) and coverage studies (``_coverage`` for bands, ``_interval_coverage`` for every
-interval).  Implementation only; the public names are re-exported by :mod:`prcurve`.
+interval).  Implementation only; the public names are re-exported by :mod:`prcurve` (``_api``).
+Importing this package imports none of its modules (the coverage studies need
+``scipy.stats``, which the report does not).
 
 May import: :mod:`prcurve._core`, :mod:`prcurve._population`.
 """
-
-from ._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
-from ._band import PRConfidenceBand, pr_confidence_band
-from ._common import DegenerateBootstrapWarning, LowEffectiveSampleSizeWarning
-from ._compare import ComparisonResult, compare
-from ._coverage import CoverageResult, coverage_study
-from ._operating_ci import operating_point
-from ._pointwise import PointwiseCI, pr_pointwise_ci
-
-__all__ = [
-    "AUCPRInterval",
-    "ComparisonResult",
-    "CoverageResult",
-    "DegenerateBootstrapWarning",
-    "LowEffectiveSampleSizeWarning",
-    "PRConfidenceBand",
-    "PointwiseCI",
-    "auc_pr_ci",
-    "auc_pr_interval",
-    "compare",
-    "coverage_study",
-    "operating_point",
-    "pr_confidence_band",
-    "pr_pointwise_ci",
-]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._core._batch import TIES, functional_precision, functional_precision_sorted
+from .._core._binomial import conditional_binomial
 from .._core._partial import negative_factor
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import (
@@ -24,7 +25,6 @@ from .._core._validation import (
     check_positive_int,
     check_rng,
 )
-from .._population._simulation import conditional_binomial
 from ._common import (
     LowEffectiveSampleSizeWarning,
     check_progress,

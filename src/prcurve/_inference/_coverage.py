@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._core._binomial import conditional_binomial
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import check_level, check_positive_int, check_rng
 from .._population._model import PopulationModel
-from .._population._simulation import conditional_binomial, draw_rows
+from .._population._simulation import draw_rows
 from ._band import pr_confidence_band
 from ._common import DegenerateBootstrapWarning, check_progress
 from ._interval_coverage import population_precision

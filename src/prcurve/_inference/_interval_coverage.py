@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._core._binomial import conditional_binomial
 from .._core._results import compact_repr
 from .._core._validation import check_level, check_positive_int, check_rng
 from .._population._model import PopulationModel
-from .._population._simulation import conditional_binomial, draw_rows
+from .._population._simulation import draw_rows
 from ._auc_ci import auc_pr_ci
 from ._band import pr_confidence_band
 from ._compare import compare

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._core._binomial import conditional_binomial
 from .._core._counts import BinaryCounts, count_sorted
 from .._core._results import compact_repr
 from .._core._validation import check_choice
-from .._population._simulation import conditional_binomial
 
 __all__ = [
     "SAMPLING",

@@ -7,14 +7,13 @@ run on all (replicate, x) pairs together — no Python loop per replicate.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from .._core._batch import functional_precision_sorted
+from .._core._binomial import conditional_binomial
 from .._core._results import compact_repr
 from .._core._validation import (
     check_choice,
@@ -106,36 +105,6 @@ def _class_sizes(
     return conditional_binomial(gen, n, model.prevalence, rows, min_each=1)
 
 
-@functools.lru_cache(maxsize=32)
-def _truncated_binomial(n: int, p: float, min_each: int) -> tuple[Any, float, float]:
-    """Binomial(n, p) (frozen) and P(k > n - min_each), P(k >= min_each); cached, since a
-    bootstrap drawn in many small blocks asks for the same law every block."""
-    law = stats.binom(n, p)
-    return law, law.sf(n - min_each), law.sf(min_each - 1)
-
-
-def conditional_binomial(
-    gen: np.random.Generator, n: int, p: float, size: int, *, min_each: int
-) -> np.ndarray:
-    """Binomial(n, p) draws conditioned on ``min_each <= k <= n - min_each`` (both classes).
-
-    Exact inverse-survival sampling of the truncated law, vectorised: no rejection loop, so a
-    tiny or huge ``p`` cannot make it spin.  Raises a clear error when the condition has
-    probability zero in floating point.
-    """
-    if n < 2 * min_each:
-        raise ValueError(f"n: expected at least {2 * min_each} instances, got {n}")
-    law, lower, upper = _truncated_binomial(n, p, min_each)
-    if not upper > lower:
-        raise ValueError(
-            f"prevalence: with prevalence {p!r} a sample of n = {n} has no chance (in floating "
-            f"point) of holding at least {min_each} instance(s) of each class"
-        )
-    u = lower + (upper - lower) * (1.0 - gen.random(size))  # uniform on (lower, upper]
-    k = law.isf(u).astype(np.int64)
-    return np.clip(k, min_each, n - min_each)
-
-
 def draw_rows(
     model: PopulationModel, n_pos: np.ndarray, n: int, gen: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -204,6 +173,8 @@ class PRSimulation:
         Columns whose replicates are (nearly) all equal have no density estimate and give rows
         of zeros (their histogram is a single bar).
         """
+        from scipy import stats
+
         v = np.asarray(values, dtype=np.float64).ravel()
         out = np.zeros((self.recall.shape[0], v.shape[0]))
         for i, col in enumerate(self.estimates.T):  # one KDE per recall level, not per replicate

@@ -23,15 +23,9 @@ from .._core._area import AUC_PR_METHODS
 from .._core._counts import count_sorted
 from .._core._empirical import PRCurve, ROCCurve
 from .._core._validation import check_binary_problem
-from .._inference import (
-    AUCPRInterval,
-    ComparisonResult,
-    PRConfidenceBand,
-    auc_pr_ci,
-    auc_pr_interval,
-    compare,
-    pr_confidence_band,
-)
+from .._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
+from .._inference._band import PRConfidenceBand, pr_confidence_band
+from .._inference._compare import ComparisonResult, compare
 from .._prg._curve import PRGCurve
 from ._io import LabelledScores
 from ._operating import (

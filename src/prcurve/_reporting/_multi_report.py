@@ -21,7 +21,9 @@ import numpy as np
 from .. import __version__
 from .._core._area import AUC_PR_METHODS
 from .._inference._common import DegenerateBootstrapWarning
-from .._multi import auc_pr_multi_ci, cv_pr_curves, pr_curves
+from .._multi._curves import pr_curves
+from .._multi._folds import cv_pr_curves
+from .._multi._interval import auc_pr_multi_ci
 from ._io import InputError, figure_png, write_tree
 from ._multi_input import MultiInput, binary_labels
 from ._page import img as _img

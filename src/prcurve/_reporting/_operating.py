@@ -27,14 +27,9 @@ import numpy as np
 from .._core._area import AUC_PR_METHODS
 from .._core._empirical import PRCurve
 from .._core._operating import OperatingPoint
-from .._inference import (
-    AUCPRInterval,
-    ComparisonResult,
-    PRConfidenceBand,
-    auc_pr_ci,
-    compare,
-    pr_confidence_band,
-)
+from .._inference._auc_ci import AUCPRInterval, auc_pr_ci
+from .._inference._band import PRConfidenceBand, pr_confidence_band
+from .._inference._compare import ComparisonResult, compare
 from .._inference._operating_ci import operating_points
 from .._prg._curve import PRGCurve
 from ._io import figure_png

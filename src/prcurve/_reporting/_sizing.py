@@ -26,7 +26,9 @@ import numpy as np
 from .._core._batch import functional_precision
 from .._core._empirical import PRCurve
 from .._core._results import ConfidenceInterval
-from .._inference import AUCPRInterval, ComparisonResult, PRConfidenceBand
+from .._inference._auc_ci import AUCPRInterval
+from .._inference._band import PRConfidenceBand
+from .._inference._compare import ComparisonResult
 
 __all__ = ["COST", "MAX_RESAMPLES", "MIN_RESAMPLES", "WORK", "Plan", "plan", "subsample"]
 
