@@ -183,7 +183,7 @@ def _run_report(
         if not args.label or not args.score:
             parser.error("report: with FILE, --label COL and at least one --score COL are required")
         label, scores = args.label, args.score
-    from ._reporting._memory import lean_report_memory
+    from ._reporting._memory import lean_report_memory, trim_memory
 
     lean_report_memory()  # large freed arrays go back to the system
     progress = ProgressBar(enabled=not args.quiet)
@@ -215,6 +215,7 @@ def _run_report(
         encoding=args.encoding,
     )
     progress(1, 1)
+    trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
     from ._reporting._write import write_report
@@ -234,6 +235,8 @@ def _run_report(
         **_operating_settings(args),
     )
     analysis = analyse(data, settings, progress=progress)
+    del data  # the analysis keeps what it needs
+    trim_memory()
     paths = write_report(analysis, args.out, progress=progress)
     progress.finish()
     if not args.quiet:

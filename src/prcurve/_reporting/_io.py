@@ -6,6 +6,7 @@ file, the column and (for bad values) the row, so the CLI can print it and exit 
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import glob
@@ -151,10 +152,15 @@ def read_labelled_scores(
             raw, locate = _read_parquet(path, label, scores, weight)
             return _validated(raw, locate, source, label, scores, weight, pos_label)
     try:
-        text = decode(decompress(data, source)[0], source, encoding)
+        plain = decompress(data, source)[0]
+        del data  # the compressed bytes (the same object when uncompressed)
+        text = decode(plain, source, encoding)
         header, delimiter, how = read_header(text, source, sep)
         _check_columns(header, wanted, source, how)
-        columns = read_csv_columns(text, source, header, delimiter, wanted)
+        columns = read_csv_columns(
+            text, source, header, delimiter, wanted, utf8=_utf8_view(plain, encoding)
+        )
+        del plain
         try:
             return _validated(
                 columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
@@ -169,6 +175,18 @@ def read_labelled_scores(
         )
     except CsvError as exc:
         raise InputError(str(exc)) from None
+
+
+def _utf8_view(raw: bytes, encoding: str | None) -> memoryview | None:
+    """``raw`` without a UTF-8 byte-order mark, when it was decoded as UTF-8 (no copy)."""
+    utf8 = encoding is None or codecs.lookup(encoding).name == "utf-8"
+    if not utf8 or raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    return (
+        memoryview(raw)[len(codecs.BOM_UTF8) :]
+        if raw.startswith(codecs.BOM_UTF8)
+        else (memoryview(raw))
+    )
 
 
 def _lines(lines: np.ndarray | None) -> Callable[[int], str]:

@@ -17,7 +17,7 @@ import ctypes.util
 import os
 import sys
 
-__all__ = ["lean_report_memory", "set_mmap_threshold"]
+__all__ = ["lean_report_memory", "set_mmap_threshold", "trim_memory"]
 
 _M_MMAP_THRESHOLD = -3  # from glibc's malloc.h
 #: The report's main process: arrays of ≥ 4 MB (5·10⁵ float64) are mapped and given back.
@@ -26,18 +26,43 @@ MAIN_THRESHOLD = 4 << 20
 WORKER_THRESHOLD = 32 << 20
 
 
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+def trim_memory() -> bool:
+    """Give the free memory of every ``malloc`` arena back to the system (glibc's
+    ``malloc_trim``); False where not available.
+
+    Parsing a CSV file with pyarrow's threads leaves tens of megabytes free but resident in
+    per-thread arenas (≈30 MB for 10⁶ rows); the report trims after reading and after each
+    stage, so later stages start from what is really alive.
+
+    >>> trim_memory() in (True, False)
+    True
+    """
+    libc = _libc()
+    try:
+        return libc is not None and bool(libc.malloc_trim(0) in (0, 1))
+    except AttributeError:  # not glibc
+        return False
+
+
 def set_mmap_threshold(size: int) -> bool:
     """Set glibc's ``M_MMAP_THRESHOLD`` (bytes) for this process; False where not available.
 
     >>> set_mmap_threshold(WORKER_THRESHOLD) in (True, False)
     True
     """
-    if not sys.platform.startswith("linux"):
-        return False
+    libc = _libc()
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return bool(libc.mallopt(_M_MMAP_THRESHOLD, int(size)))
-    except (OSError, AttributeError):  # not glibc (e.g. musl has no mallopt)
+        return libc is not None and bool(libc.mallopt(_M_MMAP_THRESHOLD, int(size)))
+    except AttributeError:  # not glibc (e.g. musl has no mallopt)
         return False
 
 
