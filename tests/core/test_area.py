@@ -186,3 +186,28 @@ def test_zero_weight_is_dropping_the_sample(seed, n, weights):
     np.testing.assert_allclose(full.tp, kept.tp)
     for m in METHODS:
         assert full.auc(m) == pytest.approx(kept.auc(m), abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    scores=st.lists(st.integers(0, 12), min_size=2, max_size=60),
+    labels=st.lists(st.booleans(), min_size=2, max_size=60),
+    weighted=st.booleans(),
+    method=st.sampled_from(["davis_goadrich", "trapezoid", "lower_trapezoid"]),
+)
+def test_segment_sums_on_the_tp_steps_equal_the_full_sums_bit_for_bit(
+    scores, labels, weighted, method
+):
+    """A single curve's Davis-Goadrich and trapezoid areas use only the points around TP steps
+    (``segment_points``); the value is the batched sum over every point, to the last bit."""
+    from prcurve._core._area import area_from_counts, batched_area
+
+    n = min(len(scores), len(labels))
+    y = np.array(labels[:n])
+    y[0], y[-1] = True, False
+    s = np.array(scores[:n], dtype=float)
+    w = np.linspace(0.5, 3.0, n) if weighted else None
+    c = pr_curve(y, s, sample_weight=w)
+    tp, fp = c.tp.astype(float), c.fp.astype(float)
+    full = batched_area(tp[None, :], fp[None, :], np.array([float(c.n_pos)]), method)[0]
+    assert area_from_counts(c.tp, c.fp, c.n_pos, method) == full

@@ -48,10 +48,37 @@ def average_precision_from(tp: np.ndarray, precision: np.ndarray, n_pos: float) 
     return min(float((tp[0] * precision[0] + np.dot(dtp, precision[1:])) / n_pos), 1.0)
 
 
+#: Estimators summing one term per pair of consecutive points that is exactly zero when TP does
+#: not change between them (no recall gained): only the pairs around a TP step matter.
+SEGMENT_SUMS = ("davis_goadrich", "trapezoid", "lower_trapezoid")
+
+
+def segment_points(tp: np.ndarray) -> np.ndarray:
+    """Indices of the first point and of both ends of every step where TP changes.
+
+    On these points alone the :data:`SEGMENT_SUMS` estimators have the same nonzero terms in
+    the same order, so the same value to the last bit; on imbalanced data they are a small
+    share of the curve (at most twice the number of distinct positive scores, plus one).
+
+    >>> segment_points(np.array([0, 0, 0, 1, 1, 1, 2])).tolist()
+    [0, 2, 3, 5, 6]
+    """
+    change = tp[1:] != tp[:-1]
+    keep = np.empty(tp.shape[0], dtype=bool)
+    keep[0] = True
+    keep[1:] = change
+    keep[:-1] |= change
+    return np.flatnonzero(keep)
+
+
 def area_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: float, method: str) -> float:
     """One curve's estimate (``method`` already validated)."""
     if method == "average_precision":
         return average_precision_from(tp, precision_of(tp, fp), float(n_pos))
+    if method in SEGMENT_SUMS and tp.shape[0] > 2:
+        keep = segment_points(tp)
+        if keep.shape[0] < tp.shape[0]:
+            tp, fp = tp[keep], fp[keep]
     return float(batched_area(tp[None, :], fp[None, :], np.array([float(n_pos)]), method)[0])
 
 

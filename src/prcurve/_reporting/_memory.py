@@ -29,8 +29,12 @@ WORKER_THRESHOLD = 32 << 20
 def _libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
+    try:  # by its usual name: ``find_library`` would start a subprocess (a fork of this one)
+        return ctypes.CDLL("libc.so.6")
+    except OSError:
+        pass
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return ctypes.CDLL(ctypes.util.find_library("c"))
     except OSError:
         return None
 
