@@ -26,7 +26,7 @@ from .._core._validation import check_binary_problem
 from .._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from .._inference._band import PRConfidenceBand, pr_confidence_band
 from .._inference._compare import ComparisonResult, compare
-from .._prg._curve import PRGCurve
+from .._prg._curve import FBetaOptimum, PRGCurve
 from ._io import LabelledScores
 from ._operating import (
     DEFAULT_MIN_PRECISION,
@@ -96,15 +96,22 @@ class Settings:
 
 @dataclass(frozen=True)
 class ScorerAnalysis:
-    """Every computed result for one score column."""
+    """Every computed result for one score column.
+
+    The ROC and PRG curves are not kept: each has as many points as the PR curve, and on
+    millions of rows keeping both for every scorer would double the report's memory.  They are
+    derived from ``pr`` when drawn or written (:attr:`roc`, :attr:`prg`; cheap, no sort), while
+    the numbers quoted from them (``roc_auc``, ``auprg``, ``best_f1``) and their hulls are kept.
+    """
 
     name: str
     pr: PRCurve
-    roc: ROCCurve
-    prg: PRGCurve
     achievable: PRCurve
     roc_hull: ROCCurve
     prg_hull: PRGCurve
+    roc_auc: float
+    auprg: float
+    best_f1: FBetaOptimum
     auc_pr: dict[str, float]
     auc_pr_ci: dict[str, dict[str, AUCPRInterval]] = field(default_factory=dict)
     band: PRConfidenceBand | None = None
@@ -112,6 +119,16 @@ class ScorerAnalysis:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     operating: OperatingAnalysis | None = None
+
+    @property
+    def roc(self) -> ROCCurve:
+        """The ROC curve of ``pr`` (computed on each access)."""
+        return self.pr.to_roc()
+
+    @property
+    def prg(self) -> PRGCurve:
+        """The precision-recall-gain curve of ``pr`` (computed on each access)."""
+        return PRGCurve.from_pr(self.pr)
 
 
 @dataclass(frozen=True)
@@ -566,6 +583,21 @@ def _run_tasks(
     return results
 
 
+def derived_curves(pr: PRCurve) -> dict[str, Any]:
+    """What the report keeps of the ROC and PRG curves of ``pr``: hulls, areas, best F₁ (and
+    the achievable PR curve); the curves themselves are freed (see :class:`ScorerAnalysis`)."""
+    roc = pr.to_roc()
+    prg = PRGCurve.from_pr(pr)
+    return {
+        "achievable": pr.achievable(),
+        "roc_hull": roc.convex_hull(),
+        "prg_hull": prg.convex_hull(),
+        "roc_auc": roc.auc(),
+        "auprg": prg.auc(),
+        "best_f1": prg.best_f_threshold(),
+    }
+
+
 def analyse(
     data: LabelledScores, settings: Settings, *, progress: Progress | None = None
 ) -> Analysis:
@@ -588,18 +620,11 @@ def analyse(
         with _Stage(progress, f"{name}: curves", timings, "curves"):
             counts = count_sorted(y_k, score, w_k)  # the one sort of this scorer's curves
             pr = PRCurve.from_counts(counts)
-            roc = pr.to_roc()
-            prg = PRGCurve.from_pr(pr)
-            curves[name] = {
-                "pr": pr,
-                "roc": roc,
-                "prg": prg,
-                "achievable": pr.achievable(),
-                "roc_hull": roc.convex_hull(),
-                "prg_hull": prg.convex_hull(),
-                "auc_pr": {method: pr.auc(method) for method in AUC_PR_METHODS},
-                "timings": timings,
-            }
+            del counts
+            curves[name] = {"pr": pr, **derived_curves(pr)}
+            curves[name].update(
+                auc_pr={method: pr.auc(method) for method in AUC_PR_METHODS}, timings=timings
+            )
     tasks = _inference_tasks(problems, settings, seeds)
     plans = {key: p for key, _, _, _, p in tasks}
     everything = tasks + _operating_tasks(problems, curves, settings)
@@ -628,11 +653,12 @@ def analyse(
         scorers[name] = ScorerAnalysis(
             name=name,
             pr=c["pr"],
-            roc=c["roc"],
-            prg=c["prg"],
             achievable=c["achievable"],
             roc_hull=c["roc_hull"],
             prg_hull=c["prg_hull"],
+            roc_auc=c["roc_auc"],
+            auprg=c["auprg"],
+            best_f1=c["best_f1"],
             auc_pr=c["auc_pr"],
             auc_pr_ci=cis,
             band=band,

@@ -19,8 +19,14 @@ from typing import Any
 import numpy as np
 
 from .._core._area import AUC_PR_METHODS
-from .._prg._curve import PRGCurve
-from ._analysis import Analysis, ScorerAnalysis, Settings, _closed_form_intervals, analyse
+from ._analysis import (
+    Analysis,
+    ScorerAnalysis,
+    Settings,
+    _closed_form_intervals,
+    analyse,
+    derived_curves,
+)
 from ._io import (
     InputError,
     LabelledScores,
@@ -214,15 +220,10 @@ def analyse_dask(
                 f"kept); their precision differs from the full curve's by at most "
                 f"{pr.thinning.max_precision_error:.2g}; AUPRG is that of these points."
             )
-        prg = PRGCurve.from_pr(pr)
         scorers[name] = ScorerAnalysis(
             name=name,
             pr=pr,
-            roc=pr.to_roc(),
-            prg=prg,
-            achievable=pr.achievable(),
-            roc_hull=pr.to_roc().convex_hull(),
-            prg_hull=prg.convex_hull(),
+            **derived_curves(pr),
             auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS},
             auc_pr_ci=cis,
             band=part.band,

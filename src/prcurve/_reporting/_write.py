@@ -12,6 +12,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -23,6 +24,7 @@ from ._analysis import (
     HEADLINE_REASON,
     Analysis,
     Progress,
+    ScorerAnalysis,
     _Stage,
     headline_interval,
 )
@@ -79,17 +81,17 @@ def summary(analysis: Analysis) -> dict[str, Any]:
     }
     files = scorer_files(analysis)
     for name, sc in analysis.scorers.items():
-        best = sc.prg.best_f_threshold()
+        best = sc.best_f1
         out["scorers"][name] = {
             "n_thresholds": int(sc.pr.thresholds.shape[0]),
             "auc_pr": {m: _num(v) for m, v in sc.auc_pr.items()},
-            "roc_auc": _num(sc.roc.auc()),
+            "roc_auc": _num(sc.roc_auc),
             "roc_hull_auc": _num(sc.roc_hull.auc()),
             "achievable": {
                 "n_points": int(sc.achievable.recall.shape[0]),
                 "auc_pr_davis_goadrich": _num(sc.achievable.auc("davis_goadrich")),
             },
-            "auprg": _num(sc.prg.auc()),
+            "auprg": _num(sc.auprg),
             "auprg_hull": _num(sc.prg_hull.auc()),
             "best_f1": {
                 "threshold": _num(best.threshold),
@@ -162,15 +164,21 @@ def summary(analysis: Analysis) -> dict[str, Any]:
 # --- curves as CSV ---------------------------------------------------------------------------
 
 
-def _csv_writer(columns: dict[str, Any]) -> Callable[[BinaryIO], None]:
+def _csv_writer(
+    columns: dict[str, Any] | Callable[[], dict[str, Any]],
+) -> Callable[[BinaryIO], None]:
     """A function writing :func:`._io.curve_csv`'s text to a binary file.
 
     With pyarrow, its C++ writer streams the rows to the file: millions of rows never exist as
     one string in memory (hundreds of megabytes at 10⁶ rows).  Without pyarrow the text is
-    built by :func:`._io.curve_csv` and written.
+    built by :func:`._io.curve_csv` and written.  ``columns`` may be a function returning them,
+    called only when the file is written (so derived curves live only while it is).
     """
 
     def write(f: BinaryIO) -> None:
+        nonlocal columns
+        if callable(columns):
+            columns = columns()
         try:
             import pyarrow as pa
             import pyarrow.csv as pacsv
@@ -193,6 +201,21 @@ def _csv_bytes(columns: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
+def _curve_columns(sc: ScorerAnalysis) -> dict[str, Any]:
+    """The columns of a scorer's curve file (its ROC and PRG curves derived now)."""
+    pr, roc, prg = sc.pr, sc.roc, sc.prg
+    return {
+        "threshold": pr.thresholds,
+        "tp": pr.tp,
+        "fp": pr.fp,
+        "precision": pr.precision,
+        "recall": pr.recall,
+        "fpr": roc.fpr,
+        "precision_gain": prg.precision_gain,
+        "recall_gain": prg.recall_gain,
+    }
+
+
 def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
     """File name (under ``curves/``) → a function writing its CSV (ASCII), for every scorer.
 
@@ -202,19 +225,7 @@ def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
     stems = file_stems(list(analysis.scorers))
     for name, sc in analysis.scorers.items():
         stem = stems[name]
-        pr, roc, prg = sc.pr, sc.roc, sc.prg
-        files[f"{stem}.csv"] = _csv_writer(
-            {
-                "threshold": pr.thresholds,
-                "tp": pr.tp,
-                "fp": pr.fp,
-                "precision": pr.precision,
-                "recall": pr.recall,
-                "fpr": roc.fpr,
-                "precision_gain": prg.precision_gain,
-                "recall_gain": prg.recall_gain,
-            }
-        )
+        files[f"{stem}.csv"] = _csv_writer(partial(_curve_columns, sc))
         a = sc.achievable
         files[f"{stem}_achievable.csv"] = _csv_writer(
             {
