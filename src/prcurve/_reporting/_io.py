@@ -495,14 +495,9 @@ def write_tree(
         _check_targets(out_dir, targets.values())
         for dst in targets.values():
             _make_dirs(os.path.dirname(dst), created)
-        for rel, content in files.items():
-            dst = targets[rel]
-            staged[dst] = tmp = _temporary_name(dst)
-            with open(tmp, "xb") as f:
-                if callable(content):  # streams a large file instead of building it in memory
-                    content(f)
-                else:
-                    f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+        for rel in files:
+            staged[targets[rel]] = _temporary_name(targets[rel])
+        _write_staged({staged[targets[rel]]: content for rel, content in files.items()})
         _rename_all(staged)
     except BaseException as exc:  # also Ctrl-C: no partial output, the older files back
         for tmp in staged.values():
@@ -519,6 +514,42 @@ def write_tree(
             f"cannot write {what} to {out_dir}: {exc.strerror or exc}{where}"
         ) from None
     return {rel: targets[rel] for rel in files}
+
+
+def _write_one(tmp: str, content: Content) -> None:
+    with open(tmp, "xb") as f:
+        if callable(content):  # streams a large file instead of building it in memory
+            content(f)
+        else:
+            f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+
+
+def _write_staged(contents: dict[str, Content]) -> None:
+    """Write each temporary file; the callable contents (curve files streamed by pyarrow's
+    writer, which releases the GIL, and the page, whose figures are drawn as it is written) in
+    threads, so that drawing and writing overlap.  Every thread has finished when this returns
+    or raises (also on Ctrl-C), so the caller may then remove the files."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    streams = [(tmp, c) for tmp, c in contents.items() if callable(c)]
+    for tmp, content in contents.items():
+        if not callable(content):
+            _write_one(tmp, content)
+    if len(streams) <= 1:
+        for tmp, content in streams:
+            _write_one(tmp, content)
+        return
+    pool = ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(streams)))
+    try:
+        futures = [pool.submit(_write_one, tmp, content) for tmp, content in streams]
+        for future in futures:
+            future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: Threads writing a report's streamed files at once.
+WRITER_THREADS = 2
 
 
 def _check_targets(out_dir: str, targets: Any) -> None:

@@ -322,16 +322,19 @@ def write_report(
     from ._html import render_figures, render_html
 
     timings: dict[str, float] = {}
-    with _Stage(progress, "figures", timings, "figures"):
-        figures = render_figures(analysis)
     data = summary(analysis)
     curves = {f"curves/{name}": writer for name, writer in curve_files(analysis).items()}
     data["files"] = ["report.html", "summary.json", *curves]
+
+    def page(f: BinaryIO) -> None:  # drawn while the curve files are written (threads)
+        figures = render_figures(analysis)
+        f.write(render_html(analysis, data, figures).encode("utf-8"))
+
     files: dict[str, Content] = {
-        "report.html": render_html(analysis, data, figures),
+        "report.html": page,
         "summary.json": json.dumps(data, indent=2, allow_nan=False),
         **curves,
     }
-    with _Stage(progress, "writing", timings, "writing"):
+    with _Stage(progress, "figures and files", timings, "writing"):
         written = write_tree(out_dir, files, what="the report")
     return {"report": written["report.html"], "summary": written["summary.json"]}
