@@ -176,22 +176,24 @@ def _csv_writer(
     """
 
     def write(f: BinaryIO) -> None:
-        nonlocal columns
-        if callable(columns):
-            columns = columns()
-        try:
-            import pyarrow as pa
-            import pyarrow.csv as pacsv
-        except ImportError:
-            f.write(curve_csv(columns).encode("ascii"))
-            return
-        table = pa.table({f"c{i}": (v.astype(np.int64) if v.dtype == bool else v)
-                          for i, v in enumerate(map(np.asarray, columns.values()))})  # fmt: skip
-        f.write((",".join(columns) + "\n").encode("ascii"))
-        f.flush()
-        pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
+        _write_columns(f, columns() if callable(columns) else columns)
 
     return write
+
+
+def _write_columns(f: BinaryIO, columns: dict[str, Any]) -> None:
+    """Write the columns as CSV (their arrays are freed by the caller once this returns)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:
+        f.write(curve_csv(columns).encode("ascii"))
+        return
+    table = pa.table({f"c{i}": (v.astype(np.int64) if v.dtype == bool else v)
+                      for i, v in enumerate(map(np.asarray, columns.values()))})  # fmt: skip
+    f.write((",".join(columns) + "\n").encode("ascii"))
+    f.flush()
+    pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
 
 
 def _csv_bytes(columns: dict[str, Any]) -> bytes:
