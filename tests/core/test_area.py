@@ -193,13 +193,14 @@ def test_zero_weight_is_dropping_the_sample(seed, n, weights):
     scores=st.lists(st.integers(0, 12), min_size=2, max_size=60),
     labels=st.lists(st.booleans(), min_size=2, max_size=60),
     weighted=st.booleans(),
-    method=st.sampled_from(["davis_goadrich", "trapezoid", "lower_trapezoid"]),
+    method=st.sampled_from(
+        ["davis_goadrich", "trapezoid", "lower_trapezoid", "interpolated_median"]
+    ),
 )
-def test_segment_sums_on_the_tp_steps_equal_the_full_sums_bit_for_bit(
-    scores, labels, weighted, method
-):
+def test_one_curve_areas_equal_the_batched_sums_bit_for_bit(scores, labels, weighted, method):
     """A single curve's Davis-Goadrich and trapezoid areas use only the points around TP steps
-    (``segment_points``); the value is the batched sum over every point, to the last bit."""
+    (``segment_points``), its interpolated median arrays per recall level; each value is the
+    batched computation's over every point, to the last bit."""
     from prcurve._core._area import area_from_counts, batched_area
 
     n = min(len(scores), len(labels))

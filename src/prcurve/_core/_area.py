@@ -75,6 +75,8 @@ def area_from_counts(tp: np.ndarray, fp: np.ndarray, n_pos: float, method: str) 
     """One curve's estimate (``method`` already validated)."""
     if method == "average_precision":
         return average_precision_from(tp, precision_of(tp, fp), float(n_pos))
+    if method == "interpolated_median":
+        return _interpolated_median_one(tp, fp, float(n_pos))
     if method in SEGMENT_SUMS and tp.shape[0] > 2:
         keep = segment_points(tp)
         if keep.shape[0] < tp.shape[0]:
@@ -197,6 +199,42 @@ def _interpolated_median(tp, fp, n_pos, b):
     i = np.flatnonzero(seg_ok)
     area[i] += dg_segment_areas(gtp[i - 1], gfp[i - 1], gtp[i], gfp[i])
     return np.bincount(grow, weights=area, minlength=b) / n_pos
+
+
+def _interpolated_median_one(tp: np.ndarray, fp: np.ndarray, n_pos: float) -> float:
+    """:func:`_interpolated_median` of one curve of distinct points, the same value to the last
+    bit, with arrays the size of the number of recall levels instead of a dozen the size of
+    the curve (100 MB fewer at 10⁶ points).
+
+    Index ``i`` of the augmented curve is the start point (TP 0, precision 1) for ``i = 0`` and
+    the curve's point ``i − 1`` otherwise; groups are its runs of equal TP.
+    """
+    k = tp.shape[0]
+    new = np.flatnonzero(tp[1:] != tp[:-1]) + 2  # augmented index of each later group start
+    head = [0, 1] if tp[0] != 0 else [0]
+    starts = np.concatenate([np.array(head, dtype=np.intp), new])
+    ends = np.append(starts[1:], k + 1) - 1
+    size = ends - starts
+    lo, hi = starts + size // 2, starts + (size + 1) // 2
+
+    def at(values: np.ndarray, i: np.ndarray, start_value: float) -> np.ndarray:
+        return np.where(i == 0, start_value, values[np.maximum(i - 1, 0)].astype(np.float64))
+
+    tp_f = tp.astype(np.float64) if tp.dtype != np.float64 else tp
+    total = tp_f + fp
+    median = (at(tp_f / total, lo, 1.0) + at(tp_f / total, hi, 1.0)) / 2
+    gtp = at(tp_f, starts, 0.0)
+    d_lo, d_hi = at(total, lo, 0.0), at(total, hi, 0.0)
+    both = d_lo + d_hi
+    d_med = np.where(lo == hi, d_lo, d_lo * (2.0 * d_hi / np.where(both > 0, both, 1.0)))
+    gfp = np.maximum(d_med - gtp, 0.0)
+    area = np.zeros(starts.shape[0])
+    if area.shape[0] > 1:
+        area[1] = gtp[1] * median[1]
+    if area.shape[0] > 2:
+        area[2:] += dg_segment_areas(gtp[1:-1], gfp[1:-1], gtp[2:], gfp[2:])
+    total_area = np.bincount(np.zeros(area.shape[0], dtype=np.intp), weights=area)[0] / n_pos
+    return float(min(total_area, 1.0))  # as batched_area: at most 1 despite rounding
 
 
 def batched_area(tp: np.ndarray, fp: np.ndarray, n_pos: np.ndarray, method: str) -> np.ndarray:
