@@ -4,6 +4,7 @@ compressed, semicolon/tab-separated, Latin-1, weighted, colliding names, mixed l
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import json
@@ -374,3 +375,68 @@ def test_predict_proba_matrix_says_take_the_positive_column():
     ):
         with pytest.raises(ValueError, match=r"two columns, like predict_proba.*\[:, 1\]"):
             call()
+
+
+def _both_paths(content: bytes, scores=("s",)):
+    """read_labelled_scores on stdin ``content`` as a small file (decoded whole) and as a large
+    one (only its head decoded: ``HEAD_BYTES`` shrunk), each result or error message."""
+    from prcurve._reporting import _csv, _io
+
+    out = []
+    for head in (_csv.HEAD_BYTES, 8):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_csv, "HEAD_BYTES", head)
+            mp.setattr(_io, "HEAD_BYTES", head)
+            try:
+                out.append(read_labelled_scores("-", "y", list(scores), stdin=io.BytesIO(content)))
+            except InputError as exc:
+                out.append(str(exc))
+    return out
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.floats(allow_nan=False, allow_infinity=False)),
+        min_size=2,
+        max_size=30,
+    ),
+    st.sampled_from([",", ";", "\t"]),
+    st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=1, max_size=3),
+    st.sampled_from(["", " ", '"']),
+    st.sampled_from([("0", "1"), ("no", "yes"), ("nan", "1")]),
+    st.sampled_from([b"", codecs.BOM_UTF8]),
+    st.sampled_from(["", "é", "x"]),  # a non-ASCII header, or a bad score
+)
+def test_large_file_path_reads_exactly_as_the_whole_text_path(
+    rows, sep, ends, pad, classes, bom, extra
+):
+    """A large UTF-8 file is read without decoding it whole; arrays and messages are the same."""
+    score = "s" + ("é" if extra == "é" else "")
+    lines = [f"y{sep}{score}"] + [f"{classes[y]}{sep}{pad}{s!r}{pad}" for y, s in rows]
+    if extra == "x":
+        lines[-1] = f"{classes[0]}{sep}x"
+    text = "".join(line + ends[i % len(ends)] for i, line in enumerate(lines))
+    small, large = _both_paths(bom + text.encode("utf-8"), scores=(score,))
+    assert type(small) is type(large)
+    if isinstance(small, str):
+        assert small == large
+    else:
+        assert_array_equal(small.y, large.y)
+        assert_array_equal(small.scores[score], large.scores[score])
+
+
+def test_large_file_path_names_a_bad_byte_and_a_bad_header_as_usual(monkeypatch):
+    from prcurve._reporting import _io
+
+    taken = []
+    real = _io.read_utf8_columns
+    monkeypatch.setattr(_io, "read_utf8_columns", lambda *a: taken.append(real(*a)) or taken[-1])
+    body = b"y,s\n" + b"1,0.5\n0,0.25\n" * 20
+    small, large = _both_paths(body)
+    assert isinstance(taken[-1].values["s"], np.ndarray)  # the large path read it
+    assert_array_equal(small.scores["s"], large.scores["s"])
+    small, large = _both_paths(body + b"1,0.\xff\n")
+    assert small == large and "is not valid UTF-8 text (byte 0xff)" in small
+    small, large = _both_paths(body.replace(b"y,s", b"y,t"))
+    assert small == large and "'s'" in small

@@ -38,7 +38,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DELIMITERS", "CsvColumns", "CsvError", "decode", "decompress", "read_csv_columns"]
+__all__ = [
+    "DELIMITERS",
+    "CsvColumns",
+    "CsvError",
+    "decode",
+    "decompress",
+    "read_csv_columns",
+    "read_utf8_columns",
+]
 
 #: Delimiters found by detection, with the names messages use.
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -180,10 +188,60 @@ def read_csv_columns(
     ``utf8``, when given, is ``text`` as UTF-8 bytes (any buffer, e.g. the file's own bytes):
     the fast path parses it instead of encoding ``text`` again.
     """
-    fast = _read_fast(text, header, delimiter, wanted, utf8)
+    first = _first_line(text)
+    fast = _read_fast(text, header, delimiter, wanted, utf8, text.find('"', len(first)) != -1)
     if fast is not None:
         return CsvColumns(fast, None, delimiter)
     return read_csv_slow(text, source, header, delimiter, wanted)
+
+
+#: Bytes of a UTF-8 file decoded for its header when it is read without decoding all of it.
+HEAD_BYTES = 1 << 20
+
+
+def read_utf8_columns(
+    plain: bytes, bom: int, source: str, sep: str | None, wanted: Sequence[str],
+    check: Callable[[list[str], str], None],
+) -> CsvColumns | None:  # fmt: skip
+    """The fast path without the file as one Python string (which costs as much memory as the
+    file): ``plain`` is UTF-8 after ``bom`` bytes of byte-order mark.  Only the first
+    :data:`HEAD_BYTES` are decoded (for the header); the rest is checked to be UTF-8 in pieces
+    and handed to pyarrow as it is.  ``check(header, how)`` validates the header (raising).
+    None when the file is not plain or pyarrow is absent or objects: the caller then decodes
+    the whole file and reads it as usual (so every message is the usual one).
+    """
+    cut = max(plain.rfind(b"\n", bom, bom + HEAD_BYTES), plain.rfind(b"\r", bom, bom + HEAD_BYTES))
+    if cut < 0:
+        return None
+    try:
+        head = plain[bom : cut + 1].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not head or head.isspace():
+        return None
+    header, delimiter, how = read_header(head, source, sep)
+    check(header, how)
+    if not _is_utf8(plain):
+        return None
+    first = _first_line(head)
+    quoted = plain.find(b'"', bom + len(first.encode("utf-8"))) != -1
+    fast = _read_fast(head, header, delimiter, wanted, memoryview(plain)[bom:], quoted)
+    return None if fast is None else CsvColumns(fast, None, delimiter)
+
+
+def _is_utf8(data: bytes, piece: int = 1 << 24) -> bool:
+    """Whether ``data`` is valid UTF-8, decoded piece by piece (no full-size string)."""
+    if data.isascii():
+        return True
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for start in range(0, len(data), piece):
+            decoder.decode(view[start : start + piece])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def read_csv_slow(
@@ -228,9 +286,17 @@ def read_csv_slow(
 
 
 def _read_fast(
-    text: str, header: list[str], delimiter: str, wanted: Sequence[str], utf8: Any = None
+    text: str,
+    header: list[str],
+    delimiter: str,
+    wanted: Sequence[str],
+    utf8: Any,
+    quoted_rows: bool,
 ) -> dict[str, np.ndarray] | None:
     """pyarrow's multi-threaded reader for a plain file; None when it is absent or objects.
+
+    ``text`` holds at least the header line; ``quoted_rows`` says whether a double quote follows
+    it; ``utf8`` is the whole file as UTF-8 (None: ``text`` is, and is encoded).
 
     Plain means: unique header names, no blank first line, and no double quote after the
     header line (quoting is left to the strict ``csv`` module).  The label column is read as
@@ -240,8 +306,7 @@ def _read_fast(
     """
     if len(set(header)) != len(header) or text[:1] in ("\r", "\n"):
         return None
-    first = _first_line(text)
-    if first.count('"') % 2 or text.find('"', len(first)) != -1:
+    if _first_line(text).count('"') % 2 or quoted_rows:
         return None  # quoted values: pyarrow is lenient ('"0"2' reads as 2.0), csv is strict
     try:
         import pyarrow as pa
@@ -251,15 +316,16 @@ def _read_fast(
     label, *numeric = wanted
     buffer = pa.py_buffer(text.encode("utf-8") if utf8 is None else utf8)
     # labels as numbers first (no Python or Arrow string per row); as text when they are not
-    table = _parse(pa, pacsv, buffer, header, delimiter, wanted, pa.float64())
-    if table is not None and table.column(label).null_count == 0:
-        numbers = _float64_values(table.column(label))
+    box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.float64())]
+    if box[0] is not None and box[0].column(label).null_count == 0:
+        numbers = _float64_values(box, label)
         if np.isfinite(numbers).all():
-            return _columns(table, label, numbers, numeric)
-    table = _parse(pa, pacsv, buffer, header, delimiter, wanted, pa.string())
-    if table is None:
+            return {label: numbers, **{c: _float64_values(box, c) for c in numeric}}
+    box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.string())]
+    if box[0] is None:
         return None
-    return _columns(table, label, _label_values(table.column(label)), numeric)
+    labels = _label_values(box[0].column(label))
+    return {label: labels, **{c: _float64_values(box, c) for c in numeric}}
 
 
 def _parse(
@@ -286,21 +352,15 @@ def _parse(
     return table
 
 
-def _columns(
-    table: Any, label: str, labels: np.ndarray, numeric: Sequence[str]
-) -> dict[str, np.ndarray]:
-    out = {label: labels}
-    for c in numeric:
-        out[c] = _float64_values(table.column(c))
-    return out
-
-
-def _float64_values(column: Any) -> np.ndarray:
-    """A float64 column without nulls as one NumPy array, copied straight from its buffers.
+def _float64_values(box: list[Any], name: str) -> np.ndarray:
+    """Column ``name`` (float64, no nulls) of the table in ``box`` as one NumPy array, copied
+    straight from its buffers; the column is then dropped from the table, so its Arrow memory
+    is freed before the next column is copied (the table is held only by ``box``).
 
     (``ChunkedArray.to_numpy`` gives the same values but leaves some 50 MB resident the first
     time it runs, measured with pyarrow 26.)
     """
+    column = box[0].column(name)
     parts = [
         np.frombuffer(
             chunk.buffers()[1], dtype=np.float64, count=len(chunk), offset=8 * chunk.offset
@@ -308,7 +368,11 @@ def _float64_values(column: Any) -> np.ndarray:
         for chunk in column.chunks
         if len(chunk)
     ]
-    return np.concatenate(parts) if parts else np.empty(0)
+    values = np.concatenate(parts) if parts else np.empty(0)
+    del parts, column
+    if name in box[0].column_names:
+        box[0] = box[0].drop_columns([name])
+    return values
 
 
 def _label_values(column: Any) -> np.ndarray:

@@ -21,7 +21,16 @@ from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
-from ._csv import CsvError, decode, decompress, read_csv_columns, read_csv_slow, read_header
+from ._csv import (
+    HEAD_BYTES,
+    CsvError,
+    decode,
+    decompress,
+    read_csv_columns,
+    read_csv_slow,
+    read_header,
+    read_utf8_columns,
+)
 
 __all__ = [
     "BUILTIN_EXAMPLE",
@@ -154,13 +163,26 @@ def read_labelled_scores(
     try:
         plain = decompress(data, source)[0]
         del data  # the compressed bytes (the same object when uncompressed)
-        text = decode(plain, source, encoding)
-        header, delimiter, how = read_header(text, source, sep)
-        _check_columns(header, wanted, source, how)
-        columns = read_csv_columns(
-            text, source, header, delimiter, wanted, utf8=_utf8_view(plain, encoding)
-        )
-        del plain
+        bom = _utf8_bom(plain, encoding)
+        columns = None
+        if bom is not None and len(plain) > HEAD_BYTES:  # a large file: no full-size string
+            columns = read_utf8_columns(
+                plain,
+                bom,
+                source,
+                sep,
+                wanted,
+                lambda h, how: _check_columns(h, wanted, source, how),
+            )
+        if columns is None:
+            text = decode(plain, source, encoding)
+            header, delimiter, how = read_header(text, source, sep)
+            _check_columns(header, wanted, source, how)
+            utf8 = None if bom is None else memoryview(plain)[bom:]
+            columns = read_csv_columns(text, source, header, delimiter, wanted, utf8=utf8)
+            del utf8
+        else:
+            header, delimiter = [], columns.delimiter
         try:
             return _validated(
                 columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
@@ -169,6 +191,9 @@ def read_labelled_scores(
             if columns.lines is not None:
                 raise
         # the fast reader keeps no line numbers: read again to name the line of the problem
+        text = decode(plain, source, encoding)
+        if not header:
+            header = read_header(text, source, sep)[0]
         columns = read_csv_slow(text, source, header, delimiter, wanted)
         return _validated(
             columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
@@ -177,16 +202,12 @@ def read_labelled_scores(
         raise InputError(str(exc)) from None
 
 
-def _utf8_view(raw: bytes, encoding: str | None) -> memoryview | None:
-    """``raw`` without a UTF-8 byte-order mark, when it was decoded as UTF-8 (no copy)."""
+def _utf8_bom(plain: bytes, encoding: str | None) -> int | None:
+    """Length of the UTF-8 byte-order mark (0 or 3) when ``plain`` is read as UTF-8, else None."""
     utf8 = encoding is None or codecs.lookup(encoding).name == "utf-8"
-    if not utf8 or raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if not utf8 or plain.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
-    return (
-        memoryview(raw)[len(codecs.BOM_UTF8) :]
-        if raw.startswith(codecs.BOM_UTF8)
-        else (memoryview(raw))
-    )
+    return len(codecs.BOM_UTF8) if plain.startswith(codecs.BOM_UTF8) else 0
 
 
 def _lines(lines: np.ndarray | None) -> Callable[[int], str]:
