@@ -88,3 +88,72 @@ def test_panels_are_square_except_the_prg_panel_and_equally_tall(example):
         for ax, box in zip(fig.axes, boxes, strict=True):
             if ax.get_aspect() == 1.0:
                 assert abs(box.width - box.height) <= 1.0
+
+
+def _pixels(fig) -> np.ndarray:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    return np.asarray(Image.open(buf).convert("L"), dtype=float)
+
+
+@pytest.mark.parametrize("prevalence", [0.3, 0.003])  # the second zooms the panel
+def test_thinned_prg_draws_the_same_panel_with_the_full_curve_numbers(prevalence):
+    from matplotlib.figure import Figure
+
+    from prcurve import prg_curve
+    from prcurve._reporting._figures import _UNIT_XLIM, _prg_zoom, _thin_prg, _zoom_prg
+    from prcurve.plot import PRGCurveDisplay
+
+    rng = np.random.default_rng(6)
+    n = 300_000
+    y = rng.random(n) < prevalence
+    prg = prg_curve(y, rng.normal(size=n) + 2.0 * y)
+    best = prg.best_f_threshold()
+    xlim, ylim = _prg_zoom(prg, best)
+    thin = _thin_prg(prg, best, xlim or _UNIT_XLIM)
+    assert thin.path()[0].shape[0] < prg.path()[0].shape[0] / 4
+    assert thin.auc() == prg.auc() and thin.best_f_threshold() == best
+    assert thin.best_f_threshold(2.0) == prg.best_f_threshold(2.0)
+    np.testing.assert_array_equal(thin.path(from_zero=False)[1], prg.path(from_zero=False)[1])
+
+    images = []
+    for curve in (prg, thin):
+        fig = Figure(figsize=(5, 5))
+        ax = fig.subplots()
+        PRGCurveDisplay(curve, name="s", hull=prg.convex_hull()).plot(ax)
+        assert _zoom_prg(ax, prg) == (xlim is not None or ylim is not None)
+        images.append(_pixels(fig))
+    assert (xlim is not None) == (prevalence < 0.01)
+    diff = np.abs(images[0] - images[1])
+    assert np.mean(diff) < 0.5 and np.mean(diff > 64) < 1e-3
+
+
+def test_thinned_pr_curves_draw_the_same_panel_with_the_full_areas():
+    from matplotlib.figure import Figure
+
+    from prcurve import pr_curve
+    from prcurve._reporting._figures import _known_areas
+    from prcurve.plot import PRCurveDisplay
+
+    rng = np.random.default_rng(9)
+    n = 300_000
+    y = rng.random(n) < 0.1
+    pr = pr_curve(y, rng.normal(size=n) + 1.5 * y)
+    areas = {"davis_goadrich": pr.auc("davis_goadrich")}
+    thin = _known_areas(pr, areas, thin=True)
+    assert thin.interpolate()[0].shape[0] < pr.recall.shape[0] / 4
+    assert thin.auc("davis_goadrich") == areas["davis_goadrich"]
+    grid = np.linspace(0, 1, 7)  # other uses of the curve are the full curve's
+    np.testing.assert_array_equal(thin.interpolate(grid)[1], pr.interpolate(grid)[1])
+    np.testing.assert_array_equal(thin.interpolate(num=50)[1], pr.interpolate(num=50)[1])
+    images = []
+    for curve in (pr, thin):
+        fig = Figure(figsize=(5, 5))
+        PRCurveDisplay(curve, name="s").plot(fig.subplots())
+        images.append(_pixels(fig))
+    diff = np.abs(images[0] - images[1])
+    assert np.mean(diff) < 0.5 and np.mean(diff > 64) < 1e-3

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .._core._empirical import PRCurve, ROCCurve
+from .._prg._curve import PRGCurve
 from ._analysis import Analysis
 from ._io import figure_png
 
@@ -38,6 +39,13 @@ class _KnownAreas(PRCurve):
     """
 
     known: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+    drawn: tuple[Any, Any] | None = field(default=None, compare=False, repr=False)
+
+    def interpolate(self, recall: Any = None, *, num: int = 200) -> tuple[Any, Any]:
+        """As :meth:`PRCurve.interpolate`; the default path thinned for the report's panels."""
+        if recall is None and num == 200 and self.drawn is not None:
+            return self.drawn
+        return super().interpolate(recall, num=num)
 
     def auc(
         self,
@@ -52,8 +60,58 @@ class _KnownAreas(PRCurve):
         return super().auc(method, recall_range=recall_range, normalize=normalize)
 
 
-def _known_areas(curve: PRCurve, areas: dict[str, float]) -> PRCurve:
-    return _KnownAreas(**{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas)
+def _known_areas(curve: PRCurve, areas: dict[str, float], *, thin: bool = False) -> PRCurve:
+    """``curve`` answering :meth:`auc` from ``areas``; with ``thin``, drawn thinned.
+
+    With ``thin`` its :meth:`interpolate` path is :func:`prcurve.plot._thin.thin_pr_path` over
+    the report's recall axis (the unit square's, which the PR panels never zoom): the image of
+    the full Davis–Goadrich path, without building it.
+    """
+    drawn = None
+    if thin:
+        from ..plot._thin import thin_pr_path
+
+        drawn = thin_pr_path(curve, *_UNIT_XLIM)
+    return _KnownAreas(
+        **{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas, drawn=drawn
+    )
+
+
+#: The x-range of a unit-square panel (:func:`prcurve.plot._style.unit_square`).
+_UNIT_XLIM = (-0.02, 1.02)
+
+
+@dataclass(frozen=True)
+class _DrawnPRG(PRGCurve):
+    """A PRG curve whose default :meth:`path` is thinned for its panel, with the full curve's
+    area and best-F₁ point (computed once, before thinning)."""
+
+    drawn: tuple[Any, Any] = field(default=(None, None), compare=False, repr=False)
+    area: float = field(default=float("nan"), compare=False, repr=False)
+    best: Any = field(default=None, compare=False, repr=False)
+
+    def path(self, *, from_zero: bool = True) -> tuple[Any, Any]:
+        return self.drawn if from_zero else super().path(from_zero=from_zero)
+
+    def auc(self) -> float:
+        return self.area
+
+    def best_f_threshold(self, beta: float = 1) -> Any:
+        return self.best if beta == 1 else super().best_f_threshold(beta)
+
+
+def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float]) -> PRGCurve:
+    """``prg`` for a panel spanning ``xlim``: its path thinned per pixel column
+    (:func:`prcurve.plot._thin.thin_indices`; straight lines are exact in PRG space), with the
+    full curve's AUPRG and best-F₁ point ``best``."""
+    from ..plot._thin import thin_indices
+
+    x, y = prg.path()
+    keep = thin_indices(x, y, *xlim)
+    if keep.shape[0] == x.shape[0]:
+        return prg
+    arrays = {f.name: getattr(prg, f.name) for f in fields(PRGCurve)}
+    return _DrawnPRG(**arrays, drawn=(x[keep], y[keep]), area=prg.auc(), best=best)
 
 
 def _thin_roc(roc: ROCCurve) -> ROCCurve:
@@ -163,32 +221,35 @@ def _fixed_layout(fig: Any, axes: Any) -> None:
             ax.get_legend().set_bbox_to_anchor((0.5, -below / side), transform=ax.transAxes)
 
 
-def _zoom_prg(ax: Any, prg: Any) -> bool:
+def _zoom_prg(ax: Any, prg: Any, best: Any = None) -> bool:
     """Zoom a PRG panel to its operating points when they crowd the top or right edge.
 
     At low prevalence every recall or precision well above the prevalence has a gain near 1,
     so the whole curve lies in a thin strip along the edges of the unit square.  Each axis whose
     operating points (those inside the unit square, 1 % quantile) start above 0.5 is zoomed to
-    them (and to the best-F₁ point); returns whether any axis was.
+    them (and to the best-F₁ point ``best``, by default computed); returns whether any axis was.
     """
+    xlim, ylim = _prg_zoom(prg, best if best is not None else prg.best_f_threshold())
+    if xlim is not None:
+        ax.set_xlim(*xlim)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    return xlim is not None or ylim is not None
+
+
+def _prg_zoom(prg: Any, best: Any) -> tuple[Any, Any]:
+    """The x and y limits of :func:`_zoom_prg` (None for an axis not zoomed)."""
     import numpy as np
 
     x, y = prg.path(from_zero=False)
     inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
     if np.count_nonzero(inside) < 2:
-        return False
-    best = prg.best_f_threshold()  # its marker stays in view
-    zoomed = False
-    for values, mark, set_lim in (
-        (x[inside], best.recall_gain, ax.set_xlim),
-        (y[inside], best.precision_gain, ax.set_ylim),
-    ):
-        lo = min(float(np.quantile(values, 0.01)), float(mark))
-        if lo > 0.5:
-            pad = 0.04 * (1.0 - lo)
-            set_lim(lo - pad, 1.0 + pad)
-            zoomed = True
-    return zoomed
+        return None, None
+    out = []
+    for values, mark in ((x[inside], best.recall_gain), (y[inside], best.precision_gain)):
+        lo = min(float(np.quantile(values, 0.01)), float(mark))  # the best-F₁ marker in view
+        out.append((lo - 0.04 * (1.0 - lo), 1.0 + 0.04 * (1.0 - lo)) if lo > 0.5 else None)
+    return out[0], out[1]
 
 
 def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
@@ -204,11 +265,10 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
     from ..plot._style import color_cycle
 
     rocs = {name: _thin_roc(sc.roc) for name, sc in analysis.scorers.items()}
+    prs = {name: _known_areas(sc.pr, sc.auc_pr, thin=True) for name, sc in analysis.scorers.items()}
     fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
-    PRCurvesDisplay({n: _known_areas(s.pr, s.auc_pr) for n, s in analysis.scorers.items()}).plot(
-        ax_pr, auc_method="average_precision", lower_bound=True
-    )
+    PRCurvesDisplay(prs).plot(ax_pr, auc_method="average_precision", lower_bound=True)
     for i, name in enumerate(analysis.scorers):
         ROCCurveDisplay(rocs[name], name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
@@ -226,15 +286,21 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         fig = MplFigure(figsize=(15, 6.6))
         ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
         color = color_cycle(i)
-        pr = _known_areas(sc.pr, sc.auc_pr)
-        PRCurveDisplay(pr, name=name, achievable=sc.achievable, band=sc.band).plot(
+        PRCurveDisplay(prs[name], name=name, achievable=sc.achievable, band=sc.band).plot(
             ax_pr, color=color
         )
         ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
-        PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
+        best = sc.prg.best_f_threshold()  # once: the marker and the zoom both need it
+        xlim, ylim = _prg_zoom(sc.prg, best)
+        prg = _thin_prg(sc.prg, best, xlim or _UNIT_XLIM)  # thinned for the panel as drawn
+        PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
-        zoomed = _zoom_prg(ax_prg, sc.prg)
+        if xlim is not None:
+            ax_prg.set_xlim(*xlim)
+        if ylim is not None:
+            ax_prg.set_ylim(*ylim)
+        zoomed = xlim is not None or ylim is not None
         ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
         _finish(fig, (ax_pr, ax_roc, ax_prg))
         yield (
