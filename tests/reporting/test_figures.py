@@ -157,3 +157,25 @@ def test_thinned_pr_curves_draw_the_same_panel_with_the_full_areas():
         images.append(_pixels(fig))
     diff = np.abs(images[0] - images[1])
     assert np.mean(diff) < 0.5 and np.mean(diff > 64) < 1e-3
+
+
+def test_best_f1_point_read_off_the_hull_is_the_curves(example, many):
+    for analysis in (example, many):
+        for sc in analysis.scorers.values():
+            for beta in (1.0, 0.5, 2.0):
+                assert sc.prg_hull.best_f_threshold(beta) == sc.prg.best_f_threshold(beta)
+
+
+def test_zoom_quantile_reads_blocks_like_numpy():
+    from prcurve._reporting._figures import _inside_quantile
+
+    rng = np.random.default_rng(11)
+    for n, block in ((1, 7), (2, 1), (5000, 64), (200_000, 1 << 16)):
+        v = np.r_[1.0 - rng.exponential(0.002, n), np.round(rng.random(n) * 1.4 - 0.2, 2)]
+        w = rng.random(2 * n) * 1.2 - 0.1
+        inside = (v >= 0) & (v <= 1) & (w >= 0) & (w <= 1)
+        got = _inside_quantile(v, w, 0.01, block=block)
+        if inside.sum() < 2:
+            assert got is None
+        else:
+            assert got == pytest.approx(np.quantile(v[inside], 0.01), rel=0, abs=1e-15)

@@ -104,14 +104,20 @@ def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float]) -> PRGCurve:
     """``prg`` for a panel spanning ``xlim``: its path thinned per pixel column
     (:func:`prcurve.plot._thin.thin_indices`; straight lines are exact in PRG space), with the
     full curve's AUPRG and best-F₁ point ``best``."""
-    from ..plot._thin import thin_indices
+    import numpy as np
 
-    x, y = prg.path()
-    keep = thin_indices(x, y, *xlim)
-    if keep.shape[0] == x.shape[0]:
+    from ..plot._thin import COLUMNS, thin_indices
+
+    j, y0 = prg._start()  # path() is (0, y0) and then these points (views, not copies)
+    x, y = prg.recall_gain[j:], prg.precision_gain[j:]
+    if x.shape[0] <= 4 * COLUMNS:
         return prg
+    keep = thin_indices(x, y, *xlim)
+    x, y = x[keep], y[keep]
+    if x[0] > 0:  # thinning the joined path would keep no point this one lacks
+        x, y = np.r_[0.0, x], np.r_[y0, y]
     arrays = {f.name: getattr(prg, f.name) for f in fields(PRGCurve)}
-    return _DrawnPRG(**arrays, drawn=(x[keep], y[keep]), area=prg.auc(), best=best)
+    return _DrawnPRG(**arrays, drawn=(x, y), area=prg.auc(), best=best)
 
 
 def _thin_roc(roc: ROCCurve) -> ROCCurve:
@@ -162,6 +168,9 @@ def _finish(fig: Any, axes: Any) -> None:
     for ax in axes:
         thin_axes(ax)
         _legend_below(ax)
+        # at the top of the panel, where matplotlib would put it after measuring every tick
+        # label for one on top (there are none): placed, it is not measured at each draw
+        ax.set_title(ax.get_title(), y=1.0)
     _fixed_layout(fig, axes)
 
 
@@ -239,17 +248,55 @@ def _zoom_prg(ax: Any, prg: Any, best: Any = None) -> bool:
 
 def _prg_zoom(prg: Any, best: Any) -> tuple[Any, Any]:
     """The x and y limits of :func:`_zoom_prg` (None for an axis not zoomed)."""
-    import numpy as np
-
-    x, y = prg.path(from_zero=False)
-    inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
-    if np.count_nonzero(inside) < 2:
-        return None, None
+    # the points with TP = 0 (left out of path(from_zero=False)) have gains -inf: never inside
+    x, y = prg.recall_gain, prg.precision_gain
     out = []
-    for values, mark in ((x[inside], best.recall_gain), (y[inside], best.precision_gain)):
-        lo = min(float(np.quantile(values, 0.01)), float(mark))  # the best-F₁ marker in view
+    for values, other, mark in ((x, y, best.recall_gain), (y, x, best.precision_gain)):
+        q = _inside_quantile(values, other, 0.01)
+        if q is None:
+            return None, None
+        lo = min(q, float(mark))  # the best-F₁ marker stays in view
         out.append((lo - 0.04 * (1.0 - lo), 1.0 + 0.04 * (1.0 - lo)) if lo > 0.5 else None)
     return out[0], out[1]
+
+
+def _inside_quantile(
+    v: Any, w: Any, q: float, *, bins: int = 1 << 14, block: int = 1 << 16
+) -> float | None:
+    """The ``q``-quantile (linear interpolation) of ``v`` over the points with ``v`` and ``w`` in
+    ``[0, 1]`` (None when fewer than two), reading ``block`` points at a time.
+
+    ``np.quantile(v[inside], q)`` without copying the points: one pass counts them in ``bins``
+    equal bins, a second collects the bins that hold the two order statistics needed.
+    """
+    import numpy as np
+
+    def inside(b: int) -> tuple[Any, Any]:
+        vb, wb = v[b : b + block], w[b : b + block]
+        keep = (vb >= 0) & (vb <= 1) & (wb >= 0) & (wb <= 1)
+        vb = vb[keep]
+        return vb, np.minimum((vb * bins).astype(np.int64), bins - 1)
+
+    starts = range(0, v.shape[0], block)
+    counts = np.zeros(bins, dtype=np.int64)
+    for b in starts:
+        counts += np.bincount(inside(b)[1], minlength=bins)
+    m = int(counts.sum())
+    if m < 2:
+        return None
+    pos = q * (m - 1)
+    k = int(np.floor(pos))
+    ranks = (k, min(k + 1, m - 1))
+    cum = np.cumsum(counts)
+    first, last = (int(np.searchsorted(cum, r, side="right")) for r in ranks)
+    picked = []
+    for b in starts:
+        vb, where = inside(b)
+        picked.append(vb[(where >= first) & (where <= last)])
+    values = np.sort(np.concatenate(picked))
+    before = int(cum[first - 1]) if first > 0 else 0
+    lo, hi = (float(values[r - before]) for r in ranks)
+    return lo + (pos - k) * (hi - lo)
 
 
 def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
@@ -290,7 +337,9 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
             ax_pr, color=color
         )
         ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
-        best = sc.prg.best_f_threshold()  # once: the marker and the zoom both need it
+        # the best-F₁ point is a hull vertex: read off the analysis's hull (whose own hull it
+        # is), once for the marker and the zoom
+        best = sc.prg_hull.best_f_threshold()
         xlim, ylim = _prg_zoom(sc.prg, best)
         prg = _thin_prg(sc.prg, best, xlim or _UNIT_XLIM)  # thinned for the panel as drawn
         PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
