@@ -179,3 +179,30 @@ def test_zoom_quantile_reads_blocks_like_numpy():
             assert got is None
         else:
             assert got == pytest.approx(np.quantile(v[inside], 0.01), rel=0, abs=1e-15)
+
+
+@pytest.mark.parametrize("transparent", [False, True])
+def test_figure_png_has_matplotlibs_pixels_as_rgb_when_opaque(transparent):
+    import io
+
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    from prcurve._reporting._io import figure_png
+
+    fig = Figure(figsize=(3.3, 2.1))
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend()
+    if transparent:
+        fig.patch.set_alpha(0.0)
+        ax.patch.set_alpha(0.0)
+    ours = Image.open(io.BytesIO(figure_png(fig, dpi=90)))
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    theirs = Image.open(buf)
+    assert ours.size == theirs.size == (int(3.3 * 90), int(2.1 * 90))
+    assert ours.mode == ("RGBA" if transparent else "RGB")
+    np.testing.assert_array_equal(
+        np.asarray(ours.convert("RGBA")), np.asarray(theirs.convert("RGBA"))
+    )
