@@ -13,8 +13,12 @@ memory (``/proc/self/clear_refs``) and renders the figures, reporting
 * the PNG bytes of all figures (the page embeds them in base64, ×4/3),
 * ``numpy.sort`` of one score column, measured in the same process, for scale.
 
+``--steps-rows N`` also times, at N rows (e.g. 10⁷), each step of the figures that reads a whole
+curve, with its peak traced memory (``tracemalloc``): the only parts that grow with the data.
+
     python bench/bench_figures.py [--rows 100000 --rows 1000000] [--csv /tmp/r1e6.csv]
     python bench/bench_figures.py --pythonpath OTHER/src   # another checkout's figures
+    python bench/bench_figures.py --rows 100000 --steps-rows 10000000
 """
 
 from __future__ import annotations
@@ -70,14 +74,54 @@ figs = render_figures(analysis)
 first = time.perf_counter() - t
 peak = rss_mb("VmHWM:") - before
 best = first
+before = rss_mb("VmRSS:")
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")
 for _ in range(repeat):
     t = time.perf_counter()
     render_figures(analysis)
     best = min(best, time.perf_counter() - t)
+warm = rss_mb("VmHWM:") - before
 points = sum(s.pr.recall.shape[0] for s in analysis.scorers.values())
-print(json.dumps({"first": first, "best": best, "peak_mb": peak, "sort": sort_s,
+print(json.dumps({"first": first, "best": best, "peak_mb": peak, "warm_mb": warm, "sort": sort_s,
                   "png_kb": sum(len(f.png) for f in figs) / 1024, "n_figs": len(figs),
                   "points": points}))
+"""
+
+STEPS = r"""
+import sys, time, tracemalloc
+import numpy as np
+from prcurve import pr_curve
+from prcurve._prg._curve import PRGCurve
+from prcurve._reporting import _figures as F
+
+rows = int(sys.argv[1])
+rng = np.random.default_rng(0)
+y = rng.random(rows) < 0.05
+s = np.round(1 / (1 + np.exp(-(rng.normal(size=rows) + 2.0 * y - 3))), 7)
+pr = pr_curve(y, s)
+del y, s
+roc, prg = pr.to_roc(), PRGCurve.from_pr(pr)
+hull = prg.convex_hull()
+areas = {"average_precision": pr.auc("average_precision")}
+t = time.perf_counter(); np.sort(rng.permutation(pr.thresholds)); sort_s = time.perf_counter() - t
+steps = {
+    "PR path (thinned, then DG grid)": lambda: F._known_areas(pr, areas, thin=True),
+    "ROC thinned (+ its area)": lambda: F._thin_roc(roc),
+    "best F1 from the hull": lambda: hull.best_f_threshold(),
+    "PRG zoom (1 % quantiles)": lambda: F._prg_zoom(prg, hull.best_f_threshold()),
+    "PRG thinned (+ its area)": lambda: F._thin_prg(prg, hull.best_f_threshold(), (-0.02, 1.02)),
+}
+print(f"{'step':<34} {'seconds':>8} {'peak MB':>8}   (n = {pr.recall.shape[0]:,} points; "
+      f"numpy.sort {sort_s:.3f} s)")
+for name, step in steps.items():
+    tracemalloc.start()
+    t = time.perf_counter()
+    step()
+    dt = time.perf_counter() - t
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    print(f"{name:<34} {dt:8.3f} {peak:8.1f}")
 """
 
 
@@ -99,6 +143,9 @@ def main() -> None:
     parser.add_argument("--csv", action="append", help="data file(s) instead of generated ones")
     parser.add_argument("--repeat", type=int, default=2, help="further timed calls")
     parser.add_argument("--cache", help="keep (and reuse) the pickled analyses in this directory")
+    parser.add_argument(
+        "--steps-rows", type=int, action="append", help="also time the per-curve steps at this n"
+    )
     parser.add_argument("--pythonpath", help="PYTHONPATH for the figures (default: as now)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -107,7 +154,7 @@ def main() -> None:
     print(f"CPUs available: {len(os.sched_getaffinity(0))}")
     print(
         f"{'rows':>10} {'points':>9} {'figs':>4} {'first s':>8} {'best s':>7} {'peak +MB':>8} "
-        f"{'PNG KB':>7} {'sort s':>7} {'best/sort':>9}"
+        f"{'warm +MB':>8} {'PNG KB':>7} {'sort s':>7} {'best/sort':>9}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         sources = [(p, None) for p in args.csv or []]
@@ -126,9 +173,13 @@ def main() -> None:
             m = json.loads(run(RENDER, [pkl, str(args.repeat)], args.pythonpath).splitlines()[-1])
             print(
                 f"{rows:>10,} {m['points']:>9,} {m['n_figs']:>4} {m['first']:8.2f} "
-                f"{m['best']:7.2f} {m['peak_mb']:8.0f} {m['png_kb']:7.0f} {m['sort']:7.3f} "
-                f"{m['best'] / m['sort']:9.1f}"
+                f"{m['best']:7.2f} {m['peak_mb']:8.0f} {m['warm_mb']:8.0f} {m['png_kb']:7.0f} "
+                f"{m['sort']:7.3f} {m['best'] / m['sort']:9.1f}"
             )
+    for rows in args.steps_rows or []:
+        print(f"\nsteps that read whole curves, one scorer of {rows:,} rows (the rest of the")
+        print("figures does not depend on the number of rows):")
+        print(run(STEPS, [str(rows)], args.pythonpath), end="")
 
 
 if __name__ == "__main__":

@@ -64,7 +64,8 @@ def thin_indices(
     keep = [seg["start"][first_seg], seg["end"][np.r_[first_seg[1:], cont.shape[0]] - 1]]
     for name in ("low", "high"):
         keep.append(seg[name + "_at"][_first_extremes(seg[name], first_seg, name)])
-    return np.unique(np.concatenate(keep))
+    out = np.sort(np.concatenate(keep))
+    return out[np.concatenate([[True], out[1:] != out[:-1]])]
 
 
 def _first_extremes(values: np.ndarray, starts: np.ndarray, name: str) -> np.ndarray:
@@ -73,10 +74,10 @@ def _first_extremes(values: np.ndarray, starts: np.ndarray, name: str) -> np.nda
     The runs are ``values[starts[i]:starts[i + 1]]`` (the last one to the end).
     """
     extreme = np.minimum if name == "low" else np.maximum
-    lengths = np.diff(np.r_[starts, values.shape[0]])
+    lengths = np.diff(np.concatenate([starts, [values.shape[0]]]))
     hits = np.flatnonzero(values == np.repeat(extreme.reduceat(values, starts), lengths))
-    run = np.searchsorted(starts, hits, side="right") - 1
-    return hits[np.r_[True, run[1:] != run[:-1]]]
+    run = np.searchsorted(starts, hits, side="right")
+    return hits[np.concatenate([[True], run[1:] != run[:-1]])]
 
 
 def _block_runs(
@@ -88,14 +89,26 @@ def _block_runs(
     its first and last index, column, finiteness, and its lowest and highest y with the index
     of their first occurrence (indices shifted by ``offset``).
     """
-    finite = np.isfinite(x) & np.isfinite(y)
-    col = np.clip(np.floor((np.where(finite, x, lo) - lo) / width * columns), -1, columns)
-    col[~finite] = -2  # each non-finite point is its own run
-    starts = np.flatnonzero(np.r_[True, (col[1:] != col[:-1]) | ~finite[1:]])
-    yy = np.where(finite, y, 0.0)
+    finite = np.isfinite(x)
+    finite &= np.isfinite(y)
+    every = bool(finite.all())  # the usual case: fewer passes over the block
+    col = x - lo if every else np.where(finite, x, lo) - lo
+    col /= width
+    col *= columns
+    np.floor(col, out=col)
+    np.clip(col, -1, columns, out=col)
+    if every:
+        change = col[1:] != col[:-1]
+        yy = y
+    else:
+        col[~finite] = -2  # each non-finite point is its own run
+        change = (col[1:] != col[:-1]) | ~finite[1:]
+        yy = np.where(finite, y, 0.0)
+    starts = np.flatnonzero(change)
+    starts = np.concatenate([[0], starts + 1])
     out = {
         "start": starts + offset,
-        "end": np.r_[starts[1:], x.shape[0]] - 1 + offset,
+        "end": np.concatenate([starts[1:], [x.shape[0]]]) - 1 + offset,
         "col": col[starts],
         "finite": finite[starts],
     }
