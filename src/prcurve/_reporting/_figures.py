@@ -77,8 +77,9 @@ def _known_areas(curve: PRCurve, areas: dict[str, float], *, thin: bool = False)
     )
 
 
-#: The x-range of a unit-square panel (:func:`prcurve.plot._style.unit_square`).
+#: The x-range of a unit-square panel (:func:`prcurve.plot._style.unit_square`) and its ticks.
 _UNIT_XLIM = (-0.02, 1.02)
+_UNIT_TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,11 @@ def _finish(fig: Any, axes: Any) -> None:
     for ax in axes:
         thin_axes(ax)
         _legend_below(ax)
+        if ax.get_xlim() == _UNIT_XLIM and ax.get_ylim() == _UNIT_XLIM:
+            # the ticks the automatic locator finds on a unit square, without the two outside
+            # the view on each axis that it would also make (tick objects are slow to create)
+            ax.set_xticks(_UNIT_TICKS)
+            ax.set_yticks(_UNIT_TICKS)
         # at the top of the panel, where matplotlib would put it after measuring every tick
         # label for one on top (there are none): placed, it is not measured at each draw
         ax.set_title(ax.get_title(), y=1.0)
@@ -315,9 +321,12 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
     prs = {name: _known_areas(sc.pr, sc.auc_pr, thin=True) for name, sc in analysis.scorers.items()}
     fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
-    PRCurvesDisplay(prs).plot(ax_pr, auc_method="average_precision", lower_bound=True)
+    # legend=False: _legend_below makes each panel's one legend
+    PRCurvesDisplay(prs).plot(ax_pr, auc_method="average_precision", lower_bound=True, legend=False)
     for i, name in enumerate(analysis.scorers):
-        ROCCurveDisplay(rocs[name], name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
+        ROCCurveDisplay(rocs[name], name=name).plot(
+            ax_roc, color=color_cycle(i), chance=i == 0, legend=False
+        )
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
     _finish(fig, (ax_pr, ax_roc))
@@ -334,15 +343,17 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
         color = color_cycle(i)
         PRCurveDisplay(prs[name], name=name, achievable=sc.achievable, band=sc.band).plot(
-            ax_pr, color=color
+            ax_pr, color=color, legend=False
         )
-        ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
+        ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(
+            ax_roc, color=color, legend=False
+        )
         # the best-F₁ point is a hull vertex: read off the analysis's hull (whose own hull it
         # is), once for the marker and the zoom
         best = sc.prg_hull.best_f_threshold()
         xlim, ylim = _prg_zoom(sc.prg, best)
         prg = _thin_prg(sc.prg, best, xlim or _UNIT_XLIM)  # thinned for the panel as drawn
-        PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
+        PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color, legend=False)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
         if xlim is not None:
