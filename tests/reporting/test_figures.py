@@ -166,19 +166,20 @@ def test_best_f1_point_read_off_the_hull_is_the_curves(example, many):
                 assert sc.prg_hull.best_f_threshold(beta) == sc.prg.best_f_threshold(beta)
 
 
-def test_zoom_quantile_reads_blocks_like_numpy():
-    from prcurve._reporting._figures import _inside_quantile
+def test_zoom_quantiles_read_blocks_like_numpy():
+    from prcurve._reporting._figures import _inside_quantiles
 
     rng = np.random.default_rng(11)
     for n, block in ((1, 7), (2, 1), (5000, 64), (200_000, 1 << 16)):
-        v = np.r_[1.0 - rng.exponential(0.002, n), np.round(rng.random(n) * 1.4 - 0.2, 2)]
-        w = rng.random(2 * n) * 1.2 - 0.1
-        inside = (v >= 0) & (v <= 1) & (w >= 0) & (w <= 1)
-        got = _inside_quantile(v, w, 0.01, block=block)
+        x = np.r_[1.0 - rng.exponential(0.002, n), np.round(rng.random(n) * 1.4 - 0.2, 2)]
+        y = rng.random(2 * n) * 1.2 - 0.1
+        inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+        got = _inside_quantiles(x, y, 0.01, block=block)
         if inside.sum() < 2:
             assert got is None
         else:
-            assert got == pytest.approx(np.quantile(v[inside], 0.01), rel=0, abs=1e-15)
+            want = [np.quantile(v[inside], 0.01) for v in (x, y)]
+            assert got == pytest.approx(want, rel=0, abs=1e-15)
 
 
 @pytest.mark.parametrize("transparent", [False, True])

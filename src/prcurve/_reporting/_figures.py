@@ -255,54 +255,60 @@ def _zoom_prg(ax: Any, prg: Any, best: Any = None) -> bool:
 def _prg_zoom(prg: Any, best: Any) -> tuple[Any, Any]:
     """The x and y limits of :func:`_zoom_prg` (None for an axis not zoomed)."""
     # the points with TP = 0 (left out of path(from_zero=False)) have gains -inf: never inside
-    x, y = prg.recall_gain, prg.precision_gain
+    quantiles = _inside_quantiles(prg.recall_gain, prg.precision_gain, 0.01)
+    if quantiles is None:
+        return None, None
     out = []
-    for values, other, mark in ((x, y, best.recall_gain), (y, x, best.precision_gain)):
-        q = _inside_quantile(values, other, 0.01)
-        if q is None:
-            return None, None
+    for q, mark in zip(quantiles, (best.recall_gain, best.precision_gain), strict=True):
         lo = min(q, float(mark))  # the best-F₁ marker stays in view
         out.append((lo - 0.04 * (1.0 - lo), 1.0 + 0.04 * (1.0 - lo)) if lo > 0.5 else None)
     return out[0], out[1]
 
 
-def _inside_quantile(
-    v: Any, w: Any, q: float, *, bins: int = 1 << 14, block: int = 1 << 16
-) -> float | None:
-    """The ``q``-quantile (linear interpolation) of ``v`` over the points with ``v`` and ``w`` in
-    ``[0, 1]`` (None when fewer than two), reading ``block`` points at a time.
+def _inside_quantiles(
+    x: Any, y: Any, q: float, *, bins: int = 1 << 14, block: int = 1 << 16
+) -> tuple[float, float] | None:
+    """The ``q``-quantiles (linear interpolation) of ``x`` and of ``y`` over the points inside
+    the unit square (None when fewer than two), reading ``block`` points at a time.
 
-    ``np.quantile(v[inside], q)`` without copying the points: one pass counts them in ``bins``
-    equal bins, a second collects the bins that hold the two order statistics needed.
+    ``np.quantile(x[inside], q)`` and the same of ``y`` without copying the points: one pass
+    counts them in ``bins`` equal bins, a second collects the bins that hold the two order
+    statistics needed.
     """
     import numpy as np
 
-    def inside(b: int) -> tuple[Any, Any]:
-        vb, wb = v[b : b + block], w[b : b + block]
-        keep = (vb >= 0) & (vb <= 1) & (wb >= 0) & (wb <= 1)
-        vb = vb[keep]
-        return vb, np.minimum((vb * bins).astype(np.int64), bins - 1)
+    def inside(b: int) -> tuple[Any, ...]:
+        xb, yb = x[b : b + block], y[b : b + block]
+        keep = (xb >= 0) & (xb <= 1) & (yb >= 0) & (yb <= 1)
+        xb, yb = xb[keep], yb[keep]
+        return tuple((v, np.minimum((v * bins).astype(np.int64), bins - 1)) for v in (xb, yb))
 
-    starts = range(0, v.shape[0], block)
-    counts = np.zeros(bins, dtype=np.int64)
+    starts = range(0, x.shape[0], block)
+    counts = np.zeros((2, bins), dtype=np.int64)
     for b in starts:
-        counts += np.bincount(inside(b)[1], minlength=bins)
-    m = int(counts.sum())
+        for i, (_, where) in enumerate(inside(b)):
+            counts[i] += np.bincount(where, minlength=bins)
+    m = int(counts[0].sum())
     if m < 2:
         return None
     pos = q * (m - 1)
     k = int(np.floor(pos))
     ranks = (k, min(k + 1, m - 1))
-    cum = np.cumsum(counts)
-    first, last = (int(np.searchsorted(cum, r, side="right")) for r in ranks)
-    picked = []
+    cum = np.cumsum(counts, axis=1)
+    spans = [[int(np.searchsorted(c, r, side="right")) for r in ranks] for c in cum]
+    picked: list[list[Any]] = [[], []]
     for b in starts:
-        vb, where = inside(b)
-        picked.append(vb[(where >= first) & (where <= last)])
-    values = np.sort(np.concatenate(picked))
-    before = int(cum[first - 1]) if first > 0 else 0
-    lo, hi = (float(values[r - before]) for r in ranks)
-    return lo + (pos - k) * (hi - lo)
+        for i, (v, where) in enumerate(inside(b)):
+            first, last = spans[i]
+            picked[i].append(v[(where >= first) & (where <= last)])
+    out = []
+    for i in range(2):
+        values = np.sort(np.concatenate(picked[i]))
+        first = spans[i][0]
+        before = int(cum[i][first - 1]) if first > 0 else 0
+        lo, hi = (float(values[r - before]) for r in ranks)
+        out.append(lo + (pos - k) * (hi - lo))
+    return out[0], out[1]
 
 
 def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
