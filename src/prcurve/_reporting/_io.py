@@ -428,7 +428,7 @@ def figure_png(fig: Any, *, dpi: int = 110) -> bytes:
     raw = io.BytesIO()
     fig.savefig(raw, format="rgba", dpi=dpi)
     width, height = (int(v * dpi) for v in fig.get_size_inches())  # as matplotlib sizes it
-    pixels = np.frombuffer(raw.getvalue(), dtype=np.uint8)
+    pixels = np.frombuffer(raw.getbuffer(), dtype=np.uint8)  # a view, not a copy
     if pixels.shape[0] != 4 * width * height:  # pragma: no cover - if matplotlib sized otherwise
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=dpi)
@@ -438,6 +438,7 @@ def figure_png(fig: Any, *, dpi: int = 110) -> bytes:
         image = image.convert("RGB")
     out = io.BytesIO()
     image.save(out, format="png", compress_level=PNG_COMPRESS_LEVEL, dpi=(dpi, dpi))
+    del image, pixels  # release the view of raw's buffer
     return out.getvalue()
 
 
