@@ -31,6 +31,17 @@ def many():
     return _analysis(LabelledScores("many.csv", "y", y, scores, "1"))
 
 
+@pytest.fixture(scope="module")
+def long_name():
+    """A scorer name longer than a panel is wide: its legend labels are broken into lines."""
+    rng = np.random.default_rng(5)
+    n = 2000
+    y = rng.random(n) < 0.1
+    name = "gradient_boosting_with_isotonic_calibration_trained_on_2024_q3_data_v17"
+    scores = {name: rng.normal(size=n) + 1.5 * y, "short": rng.normal(size=n) + y}
+    return _analysis(LabelledScores("long.csv", "y", y, scores, "1"))
+
+
 def _boxes(fig):
     """Window extents, after drawing, of every panel's text and legend (name → Bbox)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -58,7 +69,7 @@ def _boxes(fig):
     return out, fig.bbox
 
 
-@pytest.mark.parametrize("which", ["example", "many"])
+@pytest.mark.parametrize("which", ["example", "many", "long_name"])
 def test_every_label_and_legend_is_inside_the_figure_and_none_overlap(which, request):
     analysis = request.getfixturevalue(which)
     for key, _, _, fig in draw_figures(analysis):

@@ -192,13 +192,32 @@ _LINE = 1.105  # height of a line of text per point of font size (DejaVu Sans)
 _MIN_SIDE = 3.0  # inches: a panel never gets smaller; the figure grows taller instead
 
 
+_CHAR = 0.62  # widest average width of a character, per point of font size (DejaVu Sans)
+
+
+def _wrap_legend(ax: Any, width: float) -> None:
+    """Break the axes' legend labels into lines that fit ``width`` inches (estimated)."""
+    import textwrap
+
+    legend = ax.get_legend()
+    if legend is None:
+        return
+    size = legend.prop.get_size_in_points()
+    handle = (legend.handlelength + legend.handletextpad + 2.0 * legend.borderpad) * size
+    chars = max(12, int((72.0 * width - handle) / (_CHAR * size)))
+    for text in legend.texts:
+        label = text.get_text()
+        if len(label) > chars:
+            text.set_text("\n".join(textwrap.wrap(label, chars, break_on_hyphens=False)))
+
+
 def _legend_height(ax: Any) -> float:
     """Height in points of the axes' one-column legend (0 without one), from its font size."""
     legend = ax.get_legend()
     if legend is None or not legend.texts:
         return 0.0
     size = legend.prop.get_size_in_points()
-    rows = len(legend.texts)
+    rows = sum(t.get_text().count("\n") + 1 for t in legend.texts)
     spacing, border = legend.labelspacing, legend.borderpad
     return size * (rows * (_LINE + spacing) - spacing + 2.0 * border + 0.3)
 
@@ -209,7 +228,8 @@ def _fixed_layout(fig: Any, axes: Any) -> None:
     What ``fig.tight_layout()`` would find by measuring every tick label's text (a third of
     the figures' time), computed from the font size instead: equal columns, each panel as tall as
     the tallest legend below it allows, square panels (equal aspect) centred in their column.
-    The figure grows taller when the legends would leave a panel less than ``_MIN_SIDE``.
+    Legend labels too long for their column are broken into lines; the figure grows taller when
+    the legends would leave a panel less than ``_MIN_SIDE``.
     """
     import matplotlib as mpl
 
@@ -219,6 +239,8 @@ def _fixed_layout(fig: Any, axes: Any) -> None:
     n = len(axes)
     cell = (width - (n + 1) * pad) / n
     wide = cell - left - right
+    for ax in axes:  # a legend centred under its panel may reach into the gaps on either side
+        _wrap_legend(ax, wide + 2 * right + pad)
     legend = max(_legend_height(ax) for ax in axes) / 72.0
     chrome = 2 * pad + top + below + legend
     side = min(wide, height - chrome)
