@@ -42,6 +42,16 @@ def long_name():
     return _analysis(LabelledScores("long.csv", "y", y, scores, "1"))
 
 
+@pytest.fixture(scope="module")
+def negative():
+    """Half positives and a scorer worse than chance: precision gains down to −1 (labels −0.75)."""
+    rng = np.random.default_rng(6)
+    n = 1500
+    y = rng.random(n) < 0.5
+    scores = {"worse": rng.normal(size=n) - 0.5 * y, "fair": rng.normal(size=n) + 0.8 * y}
+    return _analysis(LabelledScores("negative.csv", "y", y, scores, "1"))
+
+
 def _boxes(fig):
     """Window extents, after drawing, of every panel's text and legend (name → Bbox)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -69,7 +79,7 @@ def _boxes(fig):
     return out, fig.bbox
 
 
-@pytest.mark.parametrize("which", ["example", "many", "long_name"])
+@pytest.mark.parametrize("which", ["example", "many", "long_name", "negative"])
 def test_every_label_and_legend_is_inside_the_figure_and_none_overlap(which, request):
     analysis = request.getfixturevalue(which)
     for key, _, _, fig in draw_figures(analysis):
@@ -81,6 +91,11 @@ def test_every_label_and_legend_is_inside_the_figure_and_none_overlap(which, req
         for i, (name, box) in enumerate(texts):
             for other, box2 in texts[i + 1 :]:
                 assert not box.overlaps(box2), f"{key}: {name} overlaps {other}"
+        for i in range(1, len(fig.axes)):  # y labels clear of the panel on the left
+            left_panel = fig.axes[i - 1].get_window_extent()
+            for name, box in boxes:
+                if name.startswith((f"panel {i} ylabel", f"panel {i} ytick")):
+                    assert box.x0 > left_panel.x1, f"{key}: {name} reaches into panel {i - 1}"
         for name, box in boxes:  # each legend hangs below its panel's x label and x tick labels
             if name.endswith(" legend"):
                 panel = name.removesuffix(" legend")
@@ -116,7 +131,7 @@ def test_thinned_prg_draws_the_same_panel_with_the_full_curve_numbers(prevalence
     from matplotlib.figure import Figure
 
     from prcurve import prg_curve
-    from prcurve._reporting._figures import _UNIT_XLIM, _prg_zoom, _thin_prg, _zoom_prg
+    from prcurve._reporting._figures import _UNIT_LIM, _prg_zoom, _thin_prg, _zoom_prg
     from prcurve.plot import PRGCurveDisplay
 
     rng = np.random.default_rng(6)
@@ -125,7 +140,7 @@ def test_thinned_prg_draws_the_same_panel_with_the_full_curve_numbers(prevalence
     prg = prg_curve(y, rng.normal(size=n) + 2.0 * y)
     best = prg.best_f_threshold()
     xlim, ylim = _prg_zoom(prg, best)
-    thin = _thin_prg(prg, best, xlim or _UNIT_XLIM)
+    thin = _thin_prg(prg, best, xlim or _UNIT_LIM)
     assert thin.path()[0].shape[0] < prg.path()[0].shape[0] / 4
     assert thin.auc() == prg.auc() and thin.best_f_threshold() == best
     assert thin.best_f_threshold(2.0) == prg.best_f_threshold(2.0)

@@ -16,6 +16,7 @@ from .._core._empirical import PRCurve, ROCCurve
 from .._prg._curve import PRGCurve
 from ._analysis import Analysis
 from ._io import figure_png
+from ._layout import fixed_layout
 
 __all__ = ["Figure", "draw_figures", "render_figures"]
 
@@ -71,14 +72,14 @@ def _known_areas(curve: PRCurve, areas: dict[str, float], *, thin: bool = False)
     if thin:
         from ..plot._thin import thin_pr_path
 
-        drawn = thin_pr_path(curve, *_UNIT_XLIM)
+        drawn = thin_pr_path(curve, *_UNIT_LIM)
     return _KnownAreas(
         **{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas, drawn=drawn
     )
 
 
-#: The x-range of a unit-square panel (:func:`prcurve.plot._style.unit_square`) and its ticks.
-_UNIT_XLIM = (-0.02, 1.02)
+#: The x and y range of a unit-square panel (:func:`prcurve.plot._style.unit_square`), its ticks.
+_UNIT_LIM = (-0.02, 1.02)
 _UNIT_TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
@@ -169,7 +170,7 @@ def _finish(fig: Any, axes: Any) -> None:
     for ax in axes:
         thin_axes(ax)
         _legend_below(ax)
-        if ax.get_xlim() == _UNIT_XLIM and ax.get_ylim() == _UNIT_XLIM:
+        if ax.get_xlim() == _UNIT_LIM and ax.get_ylim() == _UNIT_LIM:
             # the ticks the automatic locator finds on a unit square, without the two outside
             # the view on each axis that it would also make (tick objects are slow to create)
             ax.set_xticks(_UNIT_TICKS)
@@ -177,85 +178,7 @@ def _finish(fig: Any, axes: Any) -> None:
         # at the top of the panel, where matplotlib would put it after measuring every tick
         # label for one on top (there are none): placed, it is not measured at each draw
         ax.set_title(ax.get_title(), y=1.0)
-    _fixed_layout(fig, axes)
-
-
-# The layout in units of the font size (rcParams "font.size"), for matplotlib's default font
-# (DejaVu Sans) and sizes: the margins that tick labels (up to four characters, "−1.0" or
-# "0.85"), axis labels and titles need, measured once with ``Axes.get_tightbbox``.
-_PAD = 1.08  # between the figure's edge and the panels, and between panels (as tight_layout)
-_LEFT = 4.75  # y tick labels and the y label
-_RIGHT = 0.75  # the last x tick label's overhang
-_TOP = 1.6  # the title
-_BELOW = 3.7  # x tick labels, the x label and a gap, above the legend
-_LINE = 1.105  # height of a line of text per point of font size (DejaVu Sans)
-_MIN_SIDE = 3.0  # inches: a panel never gets smaller; the figure grows taller instead
-
-
-_CHAR = 0.62  # widest average width of a character, per point of font size (DejaVu Sans)
-
-
-def _wrap_legend(ax: Any, width: float) -> None:
-    """Break the axes' legend labels into lines that fit ``width`` inches (estimated)."""
-    import textwrap
-
-    legend = ax.get_legend()
-    if legend is None:
-        return
-    size = legend.prop.get_size_in_points()
-    handle = (legend.handlelength + legend.handletextpad + 2.0 * legend.borderpad) * size
-    chars = max(12, int((72.0 * width - handle) / (_CHAR * size)))
-    for text in legend.texts:
-        label = text.get_text()
-        if len(label) > chars:
-            text.set_text("\n".join(textwrap.wrap(label, chars, break_on_hyphens=False)))
-
-
-def _legend_height(ax: Any) -> float:
-    """Height in points of the axes' one-column legend (0 without one), from its font size."""
-    legend = ax.get_legend()
-    if legend is None or not legend.texts:
-        return 0.0
-    size = legend.prop.get_size_in_points()
-    rows = sum(t.get_text().count("\n") + 1 for t in legend.texts)
-    spacing, border = legend.labelspacing, legend.borderpad
-    return size * (rows * (_LINE + spacing) - spacing + 2.0 * border + 0.3)
-
-
-def _fixed_layout(fig: Any, axes: Any) -> None:
-    """Place the panels side by side, legends below, from the known font sizes.
-
-    What ``fig.tight_layout()`` would find by measuring every tick label's text (a third of
-    the figures' time), computed from the font size instead: equal columns, each panel as tall as
-    the tallest legend below it allows, square panels (equal aspect) centred in their column.
-    Legend labels too long for their column are broken into lines; the figure grows taller when
-    the legends would leave a panel less than ``_MIN_SIDE``.
-    """
-    import matplotlib as mpl
-
-    font = mpl.rcParams["font.size"] / 72.0  # inches
-    pad, left, right, top, below = (v * font for v in (_PAD, _LEFT, _RIGHT, _TOP, _BELOW))
-    width, height = fig.get_size_inches()
-    n = len(axes)
-    cell = (width - (n + 1) * pad) / n
-    wide = cell - left - right
-    for ax in axes:  # a legend centred under its panel may reach into the gaps on either side
-        _wrap_legend(ax, wide + 2 * right + pad)
-    legend = max(_legend_height(ax) for ax in axes) / 72.0
-    chrome = 2 * pad + top + below + legend
-    side = min(wide, height - chrome)
-    if side < min(wide, _MIN_SIDE):
-        side = min(wide, _MIN_SIDE)
-        height = side + chrome
-        fig.set_size_inches(width, height)
-    axes_top = (height + top + side + below + legend) / 2 - top  # the block centred vertically
-    for i, ax in enumerate(axes):
-        square = ax.get_aspect() == 1.0
-        w = side if square else wide
-        x0 = pad + i * (cell + pad) + left + (wide - w) / 2
-        ax.set_position([x0 / width, (axes_top - side) / height, w / width, side / height])
-        if ax.get_legend() is not None:
-            ax.get_legend().set_bbox_to_anchor((0.5, -below / side), transform=ax.transAxes)
+    fixed_layout(fig, axes)
 
 
 def _zoom_prg(ax: Any, prg: Any, best: Any = None) -> bool:
@@ -266,7 +189,11 @@ def _zoom_prg(ax: Any, prg: Any, best: Any = None) -> bool:
     operating points (those inside the unit square, 1 % quantile) start above 0.5 is zoomed to
     them (and to the best-F₁ point ``best``, by default computed); returns whether any axis was.
     """
-    xlim, ylim = _prg_zoom(prg, best if best is not None else prg.best_f_threshold())
+    return _set_zoom(ax, *_prg_zoom(prg, best if best is not None else prg.best_f_threshold()))
+
+
+def _set_zoom(ax: Any, xlim: Any, ylim: Any) -> bool:
+    """Set the limits of :func:`_prg_zoom` that are not None; whether any was."""
     if xlim is not None:
         ax.set_xlim(*xlim)
     if ylim is not None:
@@ -380,15 +307,11 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         # is), once for the marker and the zoom
         best = sc.prg_hull.best_f_threshold()
         xlim, ylim = _prg_zoom(sc.prg, best)
-        prg = _thin_prg(sc.prg, best, xlim or _UNIT_XLIM)  # thinned for the panel as drawn
+        prg = _thin_prg(sc.prg, best, xlim or _UNIT_LIM)  # thinned for the panel as drawn
         PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color, legend=False)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
-        if xlim is not None:
-            ax_prg.set_xlim(*xlim)
-        if ylim is not None:
-            ax_prg.set_ylim(*ylim)
-        zoomed = xlim is not None or ylim is not None
+        zoomed = _set_zoom(ax_prg, xlim, ylim)
         ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
         _finish(fig, (ax_pr, ax_roc, ax_prg))
         yield (
