@@ -56,3 +56,47 @@ def test_thinned_line_draws_the_same_image(drawstyle):
     # antialiasing may differ by a few grey levels along the line; no pixel changes much
     assert np.mean(np.abs(full - thinned)) < 0.5
     assert np.mean(np.abs(full - thinned) > 64) < 1e-3
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_thinned_pr_path_is_the_thinned_interpolated_path(weighted):
+    from prcurve import pr_curve
+    from prcurve.plot._thin import thin_pr_path
+
+    rng = np.random.default_rng(7)
+    n = 120_000
+    y = rng.random(n) < 0.1
+    s = np.round(rng.normal(size=n) + 1.2 * y, 3)  # ties: vertical drops
+    w = rng.exponential(size=n) if weighted else None
+    curve = pr_curve(y, s, sample_weight=w)
+    r_full, p_full = curve.interpolate()
+    r, p = thin_pr_path(curve, -0.02, 1.02, columns=500)
+    # the grid points are read exactly as on the full path; the operating points are those
+    # thin_indices keeps, in the full path's order
+    grid = np.linspace(0.0, 1.0, 200)
+    is_grid = np.isin(r, grid) & np.r_[True, np.diff(r) >= 0]
+    _, grid_p = curve.interpolate(grid)
+    key = np.concatenate([np.zeros(200), np.arange(1, curve.recall.shape[0] + 1)])
+    order = np.lexsort((key, np.concatenate([grid, curve.recall])))
+    from_grid = order < 200  # positions of the grid points on the full path
+    keep = thin_indices(curve.recall, curve.precision, -0.02, 1.02, 500)
+    chosen = from_grid | np.isin(order - 200, keep)
+    np.testing.assert_array_equal(r, r_full[chosen])
+    np.testing.assert_array_equal(p, p_full[chosen])
+    assert np.array_equal(p_full[from_grid], grid_p) and is_grid.sum() >= 200
+    assert r.shape[0] < n / 20
+    # and thinning the full path keeps no point the thinned path lacks
+    full_keep = thin_indices(r_full, p_full, -0.02, 1.02, 500)
+    assert np.isin(full_keep, np.flatnonzero(chosen)).all()
+
+
+def test_thinning_reads_long_lines_in_blocks_with_the_same_result():
+    rng = np.random.default_rng(8)
+    n = 30_000
+    x = np.sort(rng.random(n))
+    x[1000:9000] = 0.5  # one long run across blocks
+    y = np.round(rng.random(n), 1)
+    y[[17, 4099, 20_000]] = np.nan
+    whole = thin_indices(x, y, 0.0, 1.0, 200, block=n)
+    for block in (1000, 4096, 7):
+        np.testing.assert_array_equal(thin_indices(x, y, 0.0, 1.0, 200, block=block), whole)

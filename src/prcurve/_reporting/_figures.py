@@ -13,8 +13,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .._core._empirical import PRCurve, ROCCurve
+from .._prg._curve import PRGCurve
 from ._analysis import Analysis
 from ._io import figure_png
+from ._layout import fixed_layout
 
 __all__ = ["Figure", "draw_figures", "render_figures"]
 
@@ -38,6 +40,13 @@ class _KnownAreas(PRCurve):
     """
 
     known: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+    drawn: tuple[Any, Any] | None = field(default=None, compare=False, repr=False)
+
+    def interpolate(self, recall: Any = None, *, num: int = 200) -> tuple[Any, Any]:
+        """As :meth:`PRCurve.interpolate`; the default path thinned for the report's panels."""
+        if recall is None and num == 200 and self.drawn is not None:
+            return self.drawn
+        return super().interpolate(recall, num=num)
 
     def auc(
         self,
@@ -52,8 +61,65 @@ class _KnownAreas(PRCurve):
         return super().auc(method, recall_range=recall_range, normalize=normalize)
 
 
-def _known_areas(curve: PRCurve, areas: dict[str, float]) -> PRCurve:
-    return _KnownAreas(**{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas)
+def _known_areas(curve: PRCurve, areas: dict[str, float], *, thin: bool = False) -> PRCurve:
+    """``curve`` answering :meth:`auc` from ``areas``; with ``thin``, drawn thinned.
+
+    With ``thin`` its :meth:`interpolate` path is :func:`prcurve.plot._thin.thin_pr_path` over
+    the report's recall axis (the unit square's, which the PR panels never zoom): the image of
+    the full Davis–Goadrich path, without building it.
+    """
+    drawn = None
+    if thin:
+        from ..plot._thin import thin_pr_path
+
+        drawn = thin_pr_path(curve, *_UNIT_LIM)
+    return _KnownAreas(
+        **{f.name: getattr(curve, f.name) for f in fields(PRCurve)}, known=areas, drawn=drawn
+    )
+
+
+#: The x and y range of a unit-square panel (:func:`prcurve.plot._style.unit_square`), its ticks.
+_UNIT_LIM = (-0.02, 1.02)
+_UNIT_TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+
+
+@dataclass(frozen=True)
+class _DrawnPRG(PRGCurve):
+    """A PRG curve whose default :meth:`path` is thinned for its panel, with the full curve's
+    area and best-F₁ point (computed once, before thinning)."""
+
+    drawn: tuple[Any, Any] = field(default=(None, None), compare=False, repr=False)
+    area: float = field(default=float("nan"), compare=False, repr=False)
+    best: Any = field(default=None, compare=False, repr=False)
+
+    def path(self, *, from_zero: bool = True) -> tuple[Any, Any]:
+        return self.drawn if from_zero else super().path(from_zero=from_zero)
+
+    def auc(self) -> float:
+        return self.area
+
+    def best_f_threshold(self, beta: float = 1) -> Any:
+        return self.best if beta == 1 else super().best_f_threshold(beta)
+
+
+def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float]) -> PRGCurve:
+    """``prg`` for a panel spanning ``xlim``: its path thinned per pixel column
+    (:func:`prcurve.plot._thin.thin_indices`; straight lines are exact in PRG space), with the
+    full curve's AUPRG and best-F₁ point ``best``."""
+    import numpy as np
+
+    from ..plot._thin import COLUMNS, thin_indices
+
+    j, y0 = prg._start()  # path() is (0, y0) and then these points (views, not copies)
+    x, y = prg.recall_gain[j:], prg.precision_gain[j:]
+    if x.shape[0] <= 4 * COLUMNS:
+        return prg
+    keep = thin_indices(x, y, *xlim)
+    x, y = x[keep], y[keep]
+    if x[0] > 0:  # thinning the joined path would keep no point this one lacks
+        x, y = np.r_[0.0, x], np.r_[y0, y]
+    arrays = {f.name: getattr(prg, f.name) for f in fields(PRGCurve)}
+    return _DrawnPRG(**arrays, drawn=(x, y), area=prg.auc(), best=best)
 
 
 def _thin_roc(roc: ROCCurve) -> ROCCurve:
@@ -104,35 +170,94 @@ def _finish(fig: Any, axes: Any) -> None:
     for ax in axes:
         thin_axes(ax)
         _legend_below(ax)
-    fig.tight_layout()
+        if ax.get_xlim() == _UNIT_LIM and ax.get_ylim() == _UNIT_LIM:
+            # the ticks the automatic locator finds on a unit square, without the two outside
+            # the view on each axis that it would also make (tick objects are slow to create)
+            ax.set_xticks(_UNIT_TICKS)
+            ax.set_yticks(_UNIT_TICKS)
+        # at the top of the panel, where matplotlib would put it after measuring every tick
+        # label for one on top (there are none): placed, it is not measured at each draw
+        ax.set_title(ax.get_title(), y=1.0)
+    fixed_layout(fig, axes)
 
 
-def _zoom_prg(ax: Any, prg: Any) -> bool:
+def _zoom_prg(ax: Any, prg: Any, best: Any = None) -> bool:
     """Zoom a PRG panel to its operating points when they crowd the top or right edge.
 
     At low prevalence every recall or precision well above the prevalence has a gain near 1,
     so the whole curve lies in a thin strip along the edges of the unit square.  Each axis whose
     operating points (those inside the unit square, 1 % quantile) start above 0.5 is zoomed to
-    them (and to the best-F₁ point); returns whether any axis was.
+    them (and to the best-F₁ point ``best``, by default computed); returns whether any axis was.
+    """
+    return _set_zoom(ax, *_prg_zoom(prg, best if best is not None else prg.best_f_threshold()))
+
+
+def _set_zoom(ax: Any, xlim: Any, ylim: Any) -> bool:
+    """Set the limits of :func:`_prg_zoom` that are not None; whether any was."""
+    if xlim is not None:
+        ax.set_xlim(*xlim)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    return xlim is not None or ylim is not None
+
+
+def _prg_zoom(prg: Any, best: Any) -> tuple[Any, Any]:
+    """The x and y limits of :func:`_zoom_prg` (None for an axis not zoomed)."""
+    # the points with TP = 0 (left out of path(from_zero=False)) have gains -inf: never inside
+    quantiles = _inside_quantiles(prg.recall_gain, prg.precision_gain, 0.01)
+    if quantiles is None:
+        return None, None
+    out = []
+    for q, mark in zip(quantiles, (best.recall_gain, best.precision_gain), strict=True):
+        lo = min(q, float(mark))  # the best-F₁ marker stays in view
+        out.append((lo - 0.04 * (1.0 - lo), 1.0 + 0.04 * (1.0 - lo)) if lo > 0.5 else None)
+    return out[0], out[1]
+
+
+def _inside_quantiles(
+    x: Any, y: Any, q: float, *, bins: int = 1 << 14, block: int = 1 << 16
+) -> tuple[float, float] | None:
+    """The ``q``-quantiles (linear interpolation) of ``x`` and of ``y`` over the points inside
+    the unit square (None when fewer than two), reading ``block`` points at a time.
+
+    ``np.quantile(x[inside], q)`` and the same of ``y`` without copying the points: one pass
+    counts them in ``bins`` equal bins, a second collects the bins that hold the two order
+    statistics needed.
     """
     import numpy as np
 
-    x, y = prg.path(from_zero=False)
-    inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
-    if np.count_nonzero(inside) < 2:
-        return False
-    best = prg.best_f_threshold()  # its marker stays in view
-    zoomed = False
-    for values, mark, set_lim in (
-        (x[inside], best.recall_gain, ax.set_xlim),
-        (y[inside], best.precision_gain, ax.set_ylim),
-    ):
-        lo = min(float(np.quantile(values, 0.01)), float(mark))
-        if lo > 0.5:
-            pad = 0.04 * (1.0 - lo)
-            set_lim(lo - pad, 1.0 + pad)
-            zoomed = True
-    return zoomed
+    def inside(b: int) -> tuple[Any, ...]:
+        xb, yb = x[b : b + block], y[b : b + block]
+        keep = (xb >= 0) & (xb <= 1) & (yb >= 0) & (yb <= 1)
+        xb, yb = xb[keep], yb[keep]
+        return tuple((v, np.minimum((v * bins).astype(np.int64), bins - 1)) for v in (xb, yb))
+
+    starts = range(0, x.shape[0], block)
+    counts = np.zeros((2, bins), dtype=np.int64)
+    for b in starts:
+        for i, (_, where) in enumerate(inside(b)):
+            counts[i] += np.bincount(where, minlength=bins)
+    m = int(counts[0].sum())
+    if m < 2:
+        return None
+    pos = q * (m - 1)
+    k = int(np.floor(pos))
+    ranks = (k, min(k + 1, m - 1))
+    cum = np.cumsum(counts, axis=1)
+    spans = [[int(np.searchsorted(c, r, side="right")) for r in ranks] for c in cum]
+    picked: list[list[Any]] = [[], []]
+    for b in starts:
+        for i, (v, where) in enumerate(inside(b)):
+            first, last = spans[i]
+            picked[i].append(v[(where >= first) & (where <= last)])
+    out = []
+    for i in range(2):
+        values = np.sort(np.concatenate(picked[i]))
+        first = spans[i][0]
+        before = int(cum[i][first - 1]) if first > 0 else 0
+        lo, hi = (float(values[r - before]) for r in ranks)
+        out.append(lo + (pos - k) * (hi - lo))
+    return out[0], out[1]
 
 
 def draw_figures(analysis: Analysis) -> list[tuple[str, str, str, Any]]:
@@ -148,13 +273,15 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
     from ..plot._style import color_cycle
 
     rocs = {name: _thin_roc(sc.roc) for name, sc in analysis.scorers.items()}
+    prs = {name: _known_areas(sc.pr, sc.auc_pr, thin=True) for name, sc in analysis.scorers.items()}
     fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
-    PRCurvesDisplay({n: _known_areas(s.pr, s.auc_pr) for n, s in analysis.scorers.items()}).plot(
-        ax_pr, auc_method="average_precision", lower_bound=True
-    )
+    # legend=False: _legend_below makes each panel's one legend
+    PRCurvesDisplay(prs).plot(ax_pr, auc_method="average_precision", lower_bound=True, legend=False)
     for i, name in enumerate(analysis.scorers):
-        ROCCurveDisplay(rocs[name], name=name).plot(ax_roc, color=color_cycle(i), chance=i == 0)
+        ROCCurveDisplay(rocs[name], name=name).plot(
+            ax_roc, color=color_cycle(i), chance=i == 0, legend=False
+        )
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
     _finish(fig, (ax_pr, ax_roc))
@@ -170,15 +297,21 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         fig = MplFigure(figsize=(15, 6.6))
         ax_pr, ax_roc, ax_prg = fig.subplots(1, 3)
         color = color_cycle(i)
-        pr = _known_areas(sc.pr, sc.auc_pr)
-        PRCurveDisplay(pr, name=name, achievable=sc.achievable, band=sc.band).plot(
-            ax_pr, color=color
+        PRCurveDisplay(prs[name], name=name, achievable=sc.achievable, band=sc.band).plot(
+            ax_pr, color=color, legend=False
         )
-        ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(ax_roc, color=color)
-        PRGCurveDisplay(sc.prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color)
+        ROCCurveDisplay(rocs[name], name=name, hull=sc.roc_hull).plot(
+            ax_roc, color=color, legend=False
+        )
+        # the best-F₁ point is a hull vertex: read off the analysis's hull (whose own hull it
+        # is), once for the marker and the zoom
+        best = sc.prg_hull.best_f_threshold()
+        xlim, ylim = _prg_zoom(sc.prg, best)
+        prg = _thin_prg(sc.prg, best, xlim or _UNIT_LIM)  # thinned for the panel as drawn
+        PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color, legend=False)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
-        zoomed = _zoom_prg(ax_prg, sc.prg)
+        zoomed = _set_zoom(ax_prg, xlim, ylim)
         ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
         _finish(fig, (ax_pr, ax_roc, ax_prg))
         yield (

@@ -18,15 +18,24 @@ __all__ = ["thin_axes", "thin_indices"]
 
 #: Columns per axis width: several times the pixels of a report panel (about 400–600).
 COLUMNS = 4000
+#: Points read at a time by :func:`thin_indices`.
+BLOCK = 1 << 16
 
 
 def thin_indices(
-    x: np.ndarray, y: np.ndarray, lo: float, hi: float, columns: int = COLUMNS
+    x: np.ndarray,
+    y: np.ndarray,
+    lo: float,
+    hi: float,
+    columns: int = COLUMNS,
+    *,
+    block: int = BLOCK,
 ) -> np.ndarray:
     """Sorted indices of the points to draw of the polyline ``(x, y)``.
 
     ``[lo, hi]`` is the x-range drawn, cut into ``columns`` columns; points outside it fall in
-    the first or last column.  Non-finite points are always kept (they break the line).
+    the first or last column.  Non-finite points are always kept (they break the line).  The
+    points are read ``block`` at a time, so the memory used does not grow with the line's length.
 
     >>> x = np.linspace(0, 1, 1001); y = (np.arange(1001) % 2).astype(float)
     >>> idx = thin_indices(x, y, 0.0, 1.0, columns=10)
@@ -36,20 +45,77 @@ def thin_indices(
     n = x.shape[0]
     if n <= 4 * columns:
         return np.arange(n)
-    finite = np.isfinite(x) & np.isfinite(y)
     width = hi - lo if hi > lo else 1.0
-    col = np.clip(np.floor((np.where(finite, x, lo) - lo) / width * columns), -1, columns)
-    col[~finite] = -2  # each non-finite point is its own run
-    starts = np.flatnonzero(np.r_[True, (col[1:] != col[:-1]) | ~finite[1:]])
-    ends = np.r_[starts[1:], n] - 1
-    lengths = np.diff(np.r_[starts, n])
-    run = np.repeat(np.arange(starts.shape[0]), lengths)
-    yy = np.where(finite, y, 0.0)
-    keep = [starts, ends]
-    for extreme in (np.minimum, np.maximum):  # the first lowest and first highest of each run
-        hits = np.flatnonzero(yy == np.repeat(extreme.reduceat(yy, starts), lengths))
-        keep.append(hits[np.r_[True, run[hits][1:] != run[hits][:-1]]])
-    return np.unique(np.concatenate(keep))
+    parts = [
+        _block_runs(x[b : b + block], y[b : b + block], lo, width, columns, b)
+        for b in range(0, n, block)
+    ]
+    seg = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    # a block's first segment continues the previous block's last run when both are finite and
+    # in the same column
+    cont = np.zeros(seg["start"].shape[0], dtype=bool)
+    cont[1:] = (
+        (seg["start"][1:] % block == 0)
+        & (seg["col"][1:] == seg["col"][:-1])
+        & seg["finite"][1:]
+        & seg["finite"][:-1]
+    )
+    first_seg = np.flatnonzero(~cont)
+    keep = [seg["start"][first_seg], seg["end"][np.r_[first_seg[1:], cont.shape[0]] - 1]]
+    for name in ("low", "high"):
+        keep.append(seg[name + "_at"][_first_extremes(seg[name], first_seg, name)])
+    out = np.sort(np.concatenate(keep))
+    return out[np.concatenate([[True], out[1:] != out[:-1]])]
+
+
+def _first_extremes(values: np.ndarray, starts: np.ndarray, name: str) -> np.ndarray:
+    """Index of the first lowest (``name="low"``) or highest value of each run of ``values``.
+
+    The runs are ``values[starts[i]:starts[i + 1]]`` (the last one to the end).
+    """
+    extreme = np.minimum if name == "low" else np.maximum
+    lengths = np.diff(np.concatenate([starts, [values.shape[0]]]))
+    hits = np.flatnonzero(values == np.repeat(extreme.reduceat(values, starts), lengths))
+    run = np.searchsorted(starts, hits, side="right")
+    return hits[np.concatenate([[True], run[1:] != run[:-1]])]
+
+
+def _block_runs(
+    x: np.ndarray, y: np.ndarray, lo: float, width: float, columns: int, offset: int
+) -> dict[str, np.ndarray]:
+    """The runs of one block of points (cut at the block's start), as :func:`thin_indices` needs.
+
+    For each run of consecutive points in one column (each non-finite point a run of its own):
+    its first and last index, column, finiteness, and its lowest and highest y with the index
+    of their first occurrence (indices shifted by ``offset``).
+    """
+    finite = np.isfinite(x)
+    finite &= np.isfinite(y)
+    every = bool(finite.all())  # the usual case: fewer passes over the block
+    col = x - lo if every else np.where(finite, x, lo) - lo
+    col /= width
+    col *= columns
+    np.floor(col, out=col)
+    np.clip(col, -1, columns, out=col)
+    if every:
+        change = col[1:] != col[:-1]
+        yy = y
+    else:
+        col[~finite] = -2  # each non-finite point is its own run
+        change = (col[1:] != col[:-1]) | ~finite[1:]
+        yy = np.where(finite, y, 0.0)
+    starts = np.flatnonzero(change)
+    starts = np.concatenate([[0], starts + 1])
+    out = {
+        "start": starts + offset,
+        "end": np.concatenate([starts[1:], [x.shape[0]]]) - 1 + offset,
+        "col": col[starts],
+        "finite": finite[starts],
+    }
+    for name in ("low", "high"):
+        at = _first_extremes(yy, starts, name)
+        out[name], out[name + "_at"] = yy[at], at + offset
+    return out
 
 
 def thin_axes(ax: Any, columns: int = COLUMNS) -> None:
@@ -68,3 +134,42 @@ def thin_axes(ax: Any, columns: int = COLUMNS) -> None:
             line.set_drawstyle("default")
         keep = thin_indices(x, y, lo, hi, columns)
         line.set_data(x[keep], y[keep])
+
+
+def thin_pr_path(
+    curve: Any, lo: float, hi: float, *, num: int = 200, columns: int = COLUMNS
+) -> tuple[np.ndarray, np.ndarray]:
+    """``curve.interpolate(num=num)`` of a :class:`~prcurve.PRCurve`, thinned for drawing.
+
+    The same polyline as thinning the full interpolated path (:func:`thin_indices` over recall
+    ``[lo, hi]``), without building it: the operating points are thinned first, then the
+    ``num`` Davis–Goadrich grid points are merged in, each read off the two operating points
+    around it only.  So neither time beyond one pass nor memory grows with the curve's length.
+
+    Every grid point is kept, and in each recall column the first, last, lowest and highest
+    operating point: a superset of what thinning the full path keeps, hence the same image.
+    """
+    from .._core._interpolation import interpolate_counts
+
+    recall, precision = curve.recall, curve.precision
+    if recall.shape[0] <= 4 * columns:
+        r, p = curve.interpolate(num=num)
+        return np.asarray(r), np.asarray(p)
+    grid = np.linspace(0.0, 1.0, num)
+    tp = curve.tp
+    # the operating points on either side of each grid level (as interpolate_counts finds them,
+    # on its counts (0, tp…)), and the last one; interpolated there, the grid reads the same
+    low = grid * curve.n_pos * (1 - 8 * np.finfo(np.float64).eps)
+    if tp.dtype.kind in "iu":  # integer counts: tp >= v exactly when tp >= ceil(v), and numpy
+        low = np.ceil(low).astype(tp.dtype)  # searches without a float copy of tp
+    end = np.where(
+        grid > 0, np.searchsorted(tp, low, side="left"), np.searchsorted(tp, 0, side="right")
+    )  # index in tp of the point at or after each level (interpolate_counts' end - 1)
+    end = np.clip(end, 0, tp.shape[0] - 1)
+    around = np.unique(np.r_[end - 1, end, tp.shape[0] - 1])
+    around = around[around >= 0]
+    grid_precision = interpolate_counts(tp[around], curve.fp[around], curve.n_pos, grid)
+    keep = thin_indices(recall, precision, lo, hi, columns)
+    r, p = recall[keep], precision[keep]
+    at = np.searchsorted(r, grid, side="left")  # a grid level comes before equal recalls
+    return np.insert(r, at, grid), np.insert(p, at, grid_precision)
