@@ -140,7 +140,7 @@ def test_thinned_prg_draws_the_same_panel_with_the_full_curve_numbers(prevalence
     prg = prg_curve(y, rng.normal(size=n) + 2.0 * y)
     best = prg.best_f_threshold()
     xlim, ylim = _prg_zoom(prg, best)
-    thin = _thin_prg(prg, best, xlim or _UNIT_LIM)
+    thin = _thin_prg(prg, best, xlim or _UNIT_LIM, prg.auc())
     assert thin.path()[0].shape[0] < prg.path()[0].shape[0] / 4
     assert thin.auc() == prg.auc() and thin.best_f_threshold() == best
     assert thin.best_f_threshold(2.0) == prg.best_f_threshold(2.0)

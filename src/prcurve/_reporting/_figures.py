@@ -102,10 +102,10 @@ class _DrawnPRG(PRGCurve):
         return self.best if beta == 1 else super().best_f_threshold(beta)
 
 
-def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float]) -> PRGCurve:
+def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float], area: float) -> PRGCurve:
     """``prg`` for a panel spanning ``xlim``: its path thinned per pixel column
     (:func:`prcurve.plot._thin.thin_indices`; straight lines are exact in PRG space), with the
-    full curve's AUPRG and best-F₁ point ``best``."""
+    full curve's AUPRG ``area`` and best-F₁ point ``best`` (both from the analysis)."""
     import numpy as np
 
     from ..plot._thin import COLUMNS, thin_indices
@@ -119,25 +119,24 @@ def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float]) -> PRGCurve:
     if x[0] > 0:  # thinning the joined path would keep no point this one lacks
         x, y = np.r_[0.0, x], np.r_[y0, y]
     arrays = {f.name: getattr(prg, f.name) for f in fields(PRGCurve)}
-    return _DrawnPRG(**arrays, drawn=(x, y), area=prg.auc(), best=best)
+    return _DrawnPRG(**arrays, drawn=(x, y), area=area, best=best)
 
 
-def _thin_roc(roc: ROCCurve) -> ROCCurve:
+def _thin_roc(roc: ROCCurve, area: float) -> ROCCurve:
     """The operating points of a ROC curve that a figure can show, with the full curve's AUC.
 
     A ROC curve is drawn as straight segments, so keeping each pixel column's first, last,
     lowest and highest point (:func:`prcurve.plot._thin.thin_indices`) draws the same image;
     handing the display the thinned curve spares matplotlib millions of points.  Its
-    ``full_auc`` keeps the area of the whole curve for the legend.
+    ``full_auc`` keeps ``area``, the whole curve's (from the analysis), for the legend.
     """
     from ..plot._thin import thin_indices
 
     keep = thin_indices(roc.fpr, roc.tpr, 0.0, 1.0)
-    if keep.shape[0] == roc.fpr.shape[0]:
-        return roc
     arrays = {f.name: getattr(roc, f.name) for f in fields(ROCCurve)}
-    arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
-    arrays["full_auc"] = roc.auc()
+    if keep.shape[0] < roc.fpr.shape[0]:
+        arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
+    arrays["full_auc"] = area
     return ROCCurve(**arrays)
 
 
@@ -272,7 +271,7 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
     from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
     from ..plot._style import color_cycle
 
-    rocs = {name: _thin_roc(sc.roc) for name, sc in analysis.scorers.items()}
+    rocs = {name: _thin_roc(sc.roc, sc.roc_auc) for name, sc in analysis.scorers.items()}
     prs = {name: _known_areas(sc.pr, sc.auc_pr, thin=True) for name, sc in analysis.scorers.items()}
     fig = MplFigure(figsize=(11, 6.6))
     ax_pr, ax_roc = fig.subplots(1, 2)
@@ -306,8 +305,10 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         # the best-F₁ point is a hull vertex: read off the analysis's hull (whose own hull it
         # is), once for the marker and the zoom
         best = sc.prg_hull.best_f_threshold()
-        xlim, ylim = _prg_zoom(sc.prg, best)
-        prg = _thin_prg(sc.prg, best, xlim or _UNIT_LIM)  # thinned for the panel as drawn
+        full = sc.prg  # derived from the PR curve now (the analysis keeps no PRG curve)
+        xlim, ylim = _prg_zoom(full, best)
+        prg = _thin_prg(full, best, xlim or _UNIT_LIM, sc.auprg)  # thinned for the panel
+        del full
         PRGCurveDisplay(prg, name=name, hull=sc.prg_hull).plot(ax_prg, color=color, legend=False)
         ax_pr.set_title("Precision–recall")
         ax_roc.set_title("ROC with convex hull")
