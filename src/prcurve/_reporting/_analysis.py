@@ -39,14 +39,18 @@ from ._operating import (
     DEFAULT_MIN_RECALL,
     OperatingAnalysis,
     deployment_comparisons,
+    fewest_flagged,
+    operating_targets,
     operating_task,
 )
+from ._operating import STREAM as OPERATING_STREAM
 from ._sizing import (
     MAX_RESAMPLES,
     MIN_RESAMPLES,
     WORK,
     Plan,
     plan,
+    plan_operating,
     rescale_band,
     rescale_comparison,
     rescale_interval,
@@ -124,8 +128,8 @@ class ScorerAnalysis:
 class InferenceStep:
     """One resampling step of the report: what it resampled and how long it took.
 
-    ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")`` or ``(a, b)`` for the
-    comparison of scorers a and b.
+    ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")``,
+    ``(scorer, "operating_points")`` or ``(a, b)`` for the comparison of scorers a and b.
     """
 
     key: tuple[str, str]
@@ -465,10 +469,11 @@ def _take(idx: np.ndarray | None, *arrays: Any) -> tuple[Any, ...]:
 
 
 def _operating_resamples(settings: Settings, n: int) -> int:
-    """Replicates of the operating-point bootstrap, which resamples all ``n`` rows.
+    """Replicates of a step at the deployment prevalence that resamples all ``n`` rows.
 
     ``--n-resamples N`` gives N; ``auto`` keeps rows × resamples near 10⁸, between
-    :data:`._sizing.MIN_RESAMPLES` and :data:`._sizing.MAX_RESAMPLES`.
+    :data:`._sizing.MIN_RESAMPLES` and :data:`._sizing.MAX_RESAMPLES`.  (The in-sample operating
+    points are sized by :func:`._sizing.plan_operating`.)
     """
     if not settings.n_resamples_auto:
         return settings.n_resamples
@@ -478,19 +483,32 @@ def _operating_resamples(settings: Settings, n: int) -> int:
 def _operating_tasks(
     problems: dict[str, Problem], curves: dict[str, dict[str, Any]], settings: Settings
 ) -> list[Task]:
-    """The operating-point bootstraps as steps beside the others (so they run in parallel)."""
+    """The operating-point bootstraps as steps beside the others (so they run in parallel).
+
+    Without a deployment prevalence each is sized by :func:`._sizing.plan_operating` and, on
+    large data, gets only its stratified subsample's rows (the points themselves are chosen on
+    all rows from the curve, in the task); with ``--prevalence``/``--prevalence-count`` every
+    row is resampled, as :func:`_operating_resamples` says.
+    """
     tasks: list[Task] = []
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    targets = operating_targets(settings.min_precision, settings.min_recall)
     for index, (name, (y, s, w)) in enumerate(problems.items()):
-        b = _operating_resamples(settings, y.shape[0])
+        n, pr = y.shape[0], curves[name]["pr"]
+        if settings.prevalence is not None:
+            p = Plan("operating_points", _operating_resamples(settings, n), n, n)
+        else:
+            n_pos = int(np.count_nonzero(y))
+            p = plan_operating(n, n_pos, fewest_flagged(s, pr, targets), b_user)
+        stream = np.random.SeedSequence(settings.seed, spawn_key=(OPERATING_STREAM, index, 3))
+        idx = subsample(y, p.rows, stream) if p.subsampled else None
         options = dict(
             min_precision=settings.min_precision, min_recall=settings.min_recall,
-            prevalence=settings.prevalence, level=settings.level, n_resamples=b,
-            seed=settings.seed, index=index,
+            prevalence=settings.prevalence, level=settings.level, n_resamples=p.n_resamples,
+            seed=settings.seed, index=index, plan=p, n_neg_rows=n - int(np.count_nonzero(y)),
         )  # fmt: skip
-        pr = curves[name]["pr"] if settings.prevalence is not None else None  # only used with π
-        key, n, args = (name, "operating_points"), y.shape[0], (y, s, w, pr, options)
-        label = f"{name}: operating points"
-        tasks.append((key, label, operating_task, args, Plan(key[1], b, n, n)))
+        key, args = (name, "operating_points"), (*_take(idx, y, s, w), pr, options)
+        tasks.append((key, f"{name}: operating points", operating_task, args, p))
     return tasks
 
 
@@ -658,9 +676,7 @@ def analyse(
             res = rescale_comparison(res, curves[a]["pr"], curves[other]["pr"], p)
             comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
-    steps = [
-        InferenceStep(key, label, plans[key], results[key][2]) for key, label, _, _, _ in tasks
-    ]
+    steps = [InferenceStep(key, label, p, results[key][2]) for key, label, _, _, p in everything]
     if data.weight is not None:
         common_notes.insert(0, _weights_note(data.weight_column or "?", bool(pairs)))
     at_pi: list[tuple[str, str, ComparisonResult]] = []

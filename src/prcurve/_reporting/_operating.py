@@ -27,6 +27,7 @@ import numpy as np
 from .._core._area import AUC_PR_METHODS
 from .._core._empirical import PRCurve
 from .._core._operating import OperatingPoint
+from .._core._validation import check_binary_problem
 from .._inference import (
     AUCPRInterval,
     ComparisonResult,
@@ -35,10 +36,11 @@ from .._inference import (
     compare,
     pr_confidence_band,
 )
-from .._inference._operating_ci import operating_points
+from .._inference._operating_ci import _operating_bootstrap, _points_from_counts, operating_points
 from .._prg._curve import PRGCurve
 from ._io import figure_png
 from ._reading import format_p_value
+from ._sizing import Plan, rescale_points
 
 __all__ = [
     "DEFAULT_MIN_PRECISION",
@@ -50,8 +52,10 @@ __all__ = [
     "deployment_comparisons",
     "deployment_files",
     "deployment_html",
+    "fewest_flagged",
     "operating_html",
     "operating_summary",
+    "operating_targets",
     "operating_task",
 ]
 
@@ -96,6 +100,50 @@ def operating_task(
     return analyse_operating(y, score, pr, sample_weight=w, progress=progress, **options), []
 
 
+def operating_targets(
+    min_precision: Sequence[float], min_recall: Sequence[float]
+) -> list[tuple[str, float]]:
+    """The report's targets in table order: every minimum precision, then every minimum recall."""
+    return [("min_precision", p) for p in min_precision] + [("min_recall", r) for r in min_recall]
+
+
+def fewest_flagged(score: np.ndarray, pr: PRCurve, targets: Sequence[tuple[str, float]]) -> int:
+    """The fewest rows any target's threshold flags (``score >= threshold``) on all rows.
+
+    The points are chosen from the curve ``pr`` of these rows (no sort); used to size the
+    operating points' subsample (:func:`._sizing.plan_operating`).  No feasible point: n.
+    """
+    points = _points_from_counts(pr, targets) if targets else []
+    flagged = [int(np.count_nonzero(score >= p.threshold)) for p in points if p.feasible]
+    return min(flagged, default=int(score.shape[0]))
+
+
+def _subsampled_points(
+    y: np.ndarray,
+    score: np.ndarray,
+    w: np.ndarray | None,
+    pr: PRCurve,
+    targets: list[tuple[str, float]],
+    p: Plan,
+    level: float,
+    rng: np.random.Generator,
+    progress: Any,
+) -> tuple[list[OperatingPoint], list[str]]:
+    """Points chosen on all rows (the curve ``pr``), widths from a subsample ``(y, score, w)``.
+
+    The centres are exactly what :func:`operating_points` chooses on all rows; the subsample's
+    replicates hold precision and recall at those thresholds and are rescaled by
+    :func:`._sizing.rescale_points` (threshold ends snapped to scores of the data).
+    """
+    centres = _points_from_counts(pr, targets)
+    hold = [c.threshold if c.feasible else None for c in centres]
+    ys, ss, ws = check_binary_problem(y, score, w, None)
+    sub_points, reps = _operating_bootstrap(
+        ys, ss, ws, targets, n_resamples=p.n_resamples, rng=rng, progress=progress, hold=hold
+    )
+    return rescale_points(centres, sub_points, reps, p, pr.thresholds, level)
+
+
 def analyse_operating(
     y: np.ndarray,
     score: np.ndarray,
@@ -110,22 +158,40 @@ def analyse_operating(
     seed: int | None,
     index: int,
     progress: Any = None,
+    plan: Plan | None = None,
+    n_neg_rows: int | None = None,
 ) -> OperatingAnalysis:
-    """Every operating-point number of one scorer (``index`` picks its random stream)."""
-    targets = [("min_precision", p) for p in min_precision] + [
-        ("min_recall", r) for r in min_recall
-    ]
+    """Every operating-point number of one scorer (``index`` picks its random stream).
+
+    ``plan`` subsampled (the report on large data, no prevalence π): ``(y, score,
+    sample_weight)`` are the plan's stratified subsample, ``pr`` the curve of all rows and
+    ``n_neg_rows`` their number of negatives; the points are chosen on all rows and their
+    intervals' widths come from the subsample (:func:`._sizing.rescale_points`).  Otherwise
+    every row is resampled.
+    """
+    targets = operating_targets(min_precision, min_recall)
     # children 0 and 1 are those of earlier versions (spawn(3) extends spawn(2))
     streams = np.random.SeedSequence(seed, spawn_key=(STREAM, index)).spawn(3)
     notes: list[str] = []
     points: list[OperatingPoint] = []
-    if targets:
+    subsampled = plan is not None and plan.subsampled
+    if subsampled and prevalence is not None:
+        raise ValueError("plan: expected every row with a deployment prevalence, got a subsample")
+    if targets and subsampled:
+        assert plan is not None
+        gen = np.random.default_rng(streams[0])
+        points, notes = _subsampled_points(
+            y, score, sample_weight, pr, targets, plan, level, gen, progress
+        )
+    elif targets:
         points, notes = operating_points(
             y, score, targets, prevalences=(None,) if prevalence is None else (None, prevalence),
             level=level, n_resamples=n_resamples, rng=np.random.default_rng(streams[0]),
             progress=progress, sample_weight=sample_weight,
         )  # fmt: skip
-    n_neg = float(np.count_nonzero(~np.asarray(y, dtype=bool)))
+    n_neg = float(
+        np.count_nonzero(~np.asarray(y, dtype=bool)) if n_neg_rows is None else n_neg_rows
+    )
     for p in points:
         if p.feasible and p.fp == 0 and p.tp is not None and p.precision_interval is not None:
             one = p.tp / (p.tp + p.n_neg / n_neg)  # one false positive (reweighted at π)

@@ -14,28 +14,60 @@ deviation of the PR curve) is √n-consistent with a limiting law that does not 
 ``√m (θ*_m − θ̂_m)`` from the subsample estimates that of ``√n (θ̂_n − θ)``; this is the
 subsampling / m-out-of-n idea (Politis & Romano 1994; Bickel, Götze & van Zwet 1997).  The
 centres (estimates, curves) always come from all rows; only the widths come from ``m`` rows.
+
+The operating points (:func:`plan_operating`, :func:`rescale_points`) are sized the same way.
+Precision and recall at a fixed threshold are ratios of empirical means, √n-consistent with a
+normal limit; the threshold meeting a precision or recall target is a smooth functional of the
+class score distributions where the population curve crosses the target with non-zero slope (as
+a quantile is), √n-consistent too.  The subsample also keeps, on average, at least
+:data:`MIN_FLAGGED` of the rows each chosen threshold flags, so a point high on the curve (few
+rows above its threshold) is not estimated from a handful of subsample rows.  Known-prevalence
+points at π are the same functionals of reweighted counts.  A prevalence *estimated* from a
+count k/m is different: its uncertainty comes from m, not n, and would wrongly shrink with
+``√(m/n)``, so with ``--prevalence-count`` the operating points resample every row.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .._core._batch import functional_precision
 from .._core._empirical import PRCurve
+from .._core._operating import OperatingPoint
 from .._core._results import ConfidenceInterval
 from .._inference import AUCPRInterval, ComparisonResult, PRConfidenceBand
+from .._inference._operating_ci import _Replicates
 
-__all__ = ["COST", "MAX_RESAMPLES", "MIN_RESAMPLES", "WORK", "Plan", "plan", "subsample"]
+__all__ = [
+    "COST",
+    "MAX_RESAMPLES",
+    "MIN_FLAGGED",
+    "MIN_RESAMPLES",
+    "WORK",
+    "Plan",
+    "plan",
+    "plan_operating",
+    "rescale_points",
+    "snap_interval",
+    "subsample",
+]
 
 #: Row-resamples (rows × replicates) per step with ``--n-resamples auto``; measured costs per
 #: row-resample on one core (2026): bootstrap of AP ≈ 11 ns, paired comparison ≈ 60 ns,
-#: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s.
-WORK = {"auc_pr_bootstrap": 3 * 10**7, "compare": 10**7, "band": 4 * 10**6}
+#: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s; the operating-point
+#: bootstrap (every target of one scorer from one bootstrap) ≈ 15 ns, and its smaller budget
+#: keeps that step near 0.2 s (it was 1.2–1.5 s per scorer on all 10⁶ rows).
+WORK = {
+    "auc_pr_bootstrap": 3 * 10**7,
+    "compare": 10**7,
+    "band": 4 * 10**6,
+    "operating_points": 12 * 10**6,
+}
 #: Seconds per row-resample of each step on one core (measured as above), for planning.
-#: The operating-point bootstrap (all rows, see ``_analysis._operating_resamples``) ≈ 15 ns.
 COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 15e-9}
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
@@ -43,6 +75,9 @@ MAX_RESAMPLES = 1000
 MIN_RESAMPLES = 200
 #: A subsample keeps at least this many positives (so few positives means all rows).
 MIN_POSITIVES = 1000
+#: The operating points' subsample keeps, on average, at least this many of the rows each
+#: chosen threshold flags (``score >= threshold``).
+MIN_FLAGGED = 200
 
 
 @dataclass(frozen=True)
@@ -199,3 +234,120 @@ def rescale_comparison(
         band_b=band_b,
         bands_separate=band_a.separated_from(band_b),
     )
+
+
+# --- operating points ------------------------------------------------------------------------
+
+
+def plan_operating(
+    n: int, n_pos: int, flagged: int, n_resamples: int | None = None, *, estimated_pi: bool = False
+) -> Plan:
+    """The resampling of the operating-point step (every target of one scorer).
+
+    As :func:`plan` for ``"operating_points"``, with two more rules: the subsample holds on
+    average at least :data:`MIN_FLAGGED` of the ``flagged`` rows (the fewest any chosen
+    threshold flags), else every row; and with a prevalence estimated from a count
+    (``estimated_pi``) every row is resampled (see the module docstring).
+
+    >>> plan_operating(10**6, 5 * 10**4, 10**5)
+    Plan(task='operating_points', n_resamples=200, rows=60000, n=1000000)
+    >>> plan_operating(10**6, 5 * 10**4, 2000).rows  # a threshold flags 2000 rows: 200 in 10⁵
+    100000
+    """
+    p = plan("operating_points", n, n_pos, n_resamples)
+    if not p.subsampled:
+        return p
+    if estimated_pi:
+        return Plan(p.task, p.n_resamples, n, n)
+    rows = max(p.rows, math.ceil(MIN_FLAGGED * n / max(flagged, 1)))
+    return Plan(p.task, p.n_resamples, int(min(rows, n)), n)
+
+
+def snap_interval(low: float, high: float, thresholds: np.ndarray) -> tuple[float, float]:
+    """``[low, high]`` widened to attainable thresholds: the nearest distinct scores outside.
+
+    ``thresholds`` are the data's distinct scores (any order).  ``low`` moves down to the
+    largest score ≤ ``low`` and ``high`` up to the smallest score ≥ ``high``; an end beyond the
+    scores stops at the lowest or highest score (no row has a score outside them).
+
+    >>> snap_interval(0.25, 0.61, np.array([0.9, 0.6, 0.3, 0.2, 0.1]))
+    (0.2, 0.9)
+    >>> snap_interval(-1.0, 0.3, np.array([0.9, 0.6, 0.3, 0.2, 0.1]))
+    (0.1, 0.3)
+    """
+    asc = np.sort(thresholds) if thresholds[0] <= thresholds[-1] else thresholds[::-1]
+    i = max(int(np.searchsorted(asc, low, side="right")) - 1, 0)
+    j = min(int(np.searchsorted(asc, high, side="left")), asc.shape[0] - 1)
+    return asc[i].item(), asc[j].item()
+
+
+def rescale_points(
+    centres: Sequence[OperatingPoint],
+    sub_points: Sequence[OperatingPoint],
+    reps: Sequence[_Replicates | None],
+    p: Plan,
+    thresholds: np.ndarray,
+    level: float,
+) -> tuple[list[OperatingPoint], list[str]]:
+    """Operating points of all rows with intervals from a subsample's replicates.
+
+    ``centres`` are the points chosen on all rows (kept exactly); ``sub_points`` the same
+    targets chosen on the subsample of ``p.rows`` rows and ``reps`` its replicates, precision
+    and recall held at the centres' thresholds.  Each interval's ends are percentiles of
+    ``centre + √(m/n) (replicate − subsample value)``: for the threshold the subsample value is
+    its own chosen threshold, for precision and recall their values at the held threshold on
+    the subsample; precision and recall ends are clipped to [0, 1].  Threshold ends are then
+    snapped outward to attainable thresholds (:func:`snap_interval` on the data's distinct
+    scores ``thresholds``), so the interval never names a threshold no row has — with tied or
+    discrete scores the rescaled ends would often fall between two scores.  Returns the points
+    and notes (replicates missing a target; a target the subsample itself misses, which leaves
+    the threshold without an interval).
+    """
+    probs = [(1 - level) / 2, (1 + level) / 2]
+    out: list[OperatingPoint] = []
+    notes: list[str] = []
+    for c, sub, r in zip(centres, sub_points, reps, strict=True):
+        if not c.feasible or r is None:
+            out.append(c)
+            continue
+        what = f"{c.criterion}={c.target:g} at prevalence {c.prevalence:.4g}"
+        t_ci = None
+        if sub.feasible and r.feasible.any():
+            t = c.threshold + p.scale * (r.thresholds[r.feasible] - sub.threshold)
+            lo, hi = np.quantile(t, probs, method="inverted_cdf")
+            t_ci = ConfidenceInterval(*snap_interval(float(lo), float(hi), thresholds), level)
+        else:
+            notes.append(
+                f"{what}: no threshold interval, because the stratified subsample of "
+                f"{p.rows:,} rows its width is estimated from does not meet the target"
+            )
+        ok = np.isfinite(r.precision)
+        p_ci = None
+        precision, recall = float(c.precision or 0.0), float(c.recall or 0.0)  # feasible: set
+        if ok.any() and np.isfinite(r.held_precision):
+            prec = np.clip(precision + p.scale * (r.precision[ok] - r.held_precision), 0, 1)
+            p_lo, p_hi = np.quantile(prec, probs)
+            p_ci = ConfidenceInterval(float(p_lo), float(p_hi), level)
+        rec = np.clip(recall + p.scale * (r.recall - r.held_recall), 0, 1)
+        r_lo, r_hi = np.quantile(rec, probs)
+        share = float(r.feasible.mean())
+        if share < 1:
+            notes.append(
+                f"{1 - share:.1%} of the bootstrap replicates (of a {p.rows:,}-row subsample) "
+                f"have no threshold meeting {c.criterion}={c.target:g}; the threshold interval "
+                "uses the other replicates"
+            )
+        out.append(
+            OperatingPoint(
+                **{
+                    **c.__dict__,
+                    "threshold_interval": t_ci,
+                    "precision_interval": p_ci,
+                    "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
+                    "level": level,
+                    "n_resamples": p.n_resamples,
+                    "feasible_fraction": share,
+                }
+            )
+        )
+    return out, notes
