@@ -174,3 +174,61 @@ def test_one_or_two_processes_give_the_same_intervals(data, subsampled, monkeypa
     two = analyse(data, _settings(n_resamples_auto=True, jobs=2))
     for name in data.scores:
         assert two.scorers[name].operating.points == subsampled.scorers[name].operating.points
+
+
+def test_known_prevalence_is_subsampled_around_the_points_and_areas_of_all_rows(data, monkeypatch):
+    from prcurve import auc_pr, compare, pr_confidence_band
+
+    monkeypatch.setattr(
+        _sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES, "compare": ROWS * 200}
+    )
+    pi = 0.2  # above the data's 0.1: every target at π flags plenty of rows
+    res = analyse(data, _settings(n_resamples_auto=True, prevalence=pi))
+    steps = {s.key: s for s in res.inference}
+    assert steps[("a", "operating_points")].plan.rows == ROWS
+    at_pi = [s for s in res.inference if s.label == "compare a vs b at π"]
+    assert len(at_pi) == 1 and at_pi[0].plan.rows == ROWS
+    for name, s in data.scores.items():
+        op = res.scorers[name].operating
+        assert [p.prevalence for p in op.points] == [data.y.mean()] * 4 + [pi] * 4
+        for p in op.points[4:]:  # the points at π are those of all rows
+            full = operating_point(data.y, s, prevalence=pi, **{p.criterion: p.target})
+            assert (p.threshold, p.precision, p.recall) == (
+                full.threshold,
+                full.precision,
+                full.recall,
+            )
+            ti = p.threshold_interval
+            assert ti.low in s and ti.high in s
+        ci = op.deployed_ap_ci
+        assert ci.estimate == pytest.approx(auc_pr(data.y, s, prevalence=pi), rel=1e-12)
+        assert ci.interval.low < ci.estimate < ci.interval.high
+        full_band = pr_confidence_band(
+            data.y, s, method="bootstrap", prevalence=pi, n_resamples=200, rng=0
+        )
+        np.testing.assert_allclose(op.deployed_band.estimate, full_band.estimate, rtol=1e-12)
+        assert 0.6 < op.deployed_band.radius / full_band.radius < 1.6
+    ((_, _, cmp_pi),) = res.deployment_comparisons
+    full_cmp = compare(
+        data.y, data.scores["a"], data.scores["b"], prevalence=pi, n_resamples=200, rng=0
+    )
+    assert cmp_pi.difference == pytest.approx(full_cmp.difference, rel=1e-12)
+    width, full_width = (
+        cmp_pi.interval.high - cmp_pi.interval.low,
+        full_cmp.interval.high - full_cmp.interval.low,
+    )
+    assert 0.6 < width / full_width < 1.6
+
+
+def test_prevalence_from_a_count_resamples_every_row_and_says_so(data, monkeypatch):
+    monkeypatch.setattr(
+        _sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES, "compare": ROWS * 200}
+    )
+    res = analyse(data, _settings(n_resamples_auto=True, prevalence=(200, 1000)))
+    for step in res.inference:
+        if step.key[1] == "operating_points" or step.label.endswith("at π"):
+            assert step.plan.rows == N, step.label
+    for name in data.scores:
+        notes = res.scorers[name].operating.notes
+        assert any("estimated from a count" in note and "every row" in note for note in notes)
+    assert any("estimated from a count" in note for note in res.deployment_notes)

@@ -37,6 +37,7 @@ from ._io import LabelledScores
 from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
+    ESTIMATED_PI_ALL_ROWS,
     OperatingAnalysis,
     deployment_comparisons,
     fewest_flagged,
@@ -485,31 +486,59 @@ def _operating_tasks(
 ) -> list[Task]:
     """The operating-point bootstraps as steps beside the others (so they run in parallel).
 
-    Without a deployment prevalence each is sized by :func:`._sizing.plan_operating` and, on
-    large data, gets only its stratified subsample's rows (the points themselves are chosen on
-    all rows from the curve, in the task); with ``--prevalence``/``--prevalence-count`` every
-    row is resampled, as :func:`_operating_resamples` says.
+    Each is sized by :func:`._sizing.plan_operating` (its targets at the data's prevalence and
+    at a known π, ``--prevalence``) and, on large data, gets only its stratified subsample's
+    rows (the points, areas and curves themselves come from all rows, in the task); with
+    ``--prevalence-count`` every row is resampled, as :func:`_operating_resamples` says (the
+    uncertainty of an estimated π does not shrink with n).
     """
     tasks: list[Task] = []
     b_user = None if settings.n_resamples_auto else settings.n_resamples
     targets = operating_targets(settings.min_precision, settings.min_recall)
+    prevalences = (None,) if settings.prevalence is None else (None, settings.prevalence)
     for index, (name, (y, s, w)) in enumerate(problems.items()):
         n, pr = y.shape[0], curves[name]["pr"]
-        if settings.prevalence is not None:
+        flagged = fewest_flagged(s, pr, targets, prevalences)
+        p = plan_operating(n, int(np.count_nonzero(y)), flagged, b_user)
+        estimated = isinstance(settings.prevalence, tuple)
+        note = estimated and p.subsampled
+        if estimated:  # π from a count: its own uncertainty, not shrinking with n
             p = Plan("operating_points", _operating_resamples(settings, n), n, n)
-        else:
-            n_pos = int(np.count_nonzero(y))
-            p = plan_operating(n, n_pos, fewest_flagged(s, pr, targets), b_user)
         stream = np.random.SeedSequence(settings.seed, spawn_key=(OPERATING_STREAM, index, 3))
         idx = subsample(y, p.rows, stream) if p.subsampled else None
         options = dict(
             min_precision=settings.min_precision, min_recall=settings.min_recall,
             prevalence=settings.prevalence, level=settings.level, n_resamples=p.n_resamples,
             seed=settings.seed, index=index, plan=p, n_neg_rows=n - int(np.count_nonzero(y)),
+            all_rows_note=note,
         )  # fmt: skip
         key, args = (name, "operating_points"), (*_take(idx, y, s, w), pr, options)
         tasks.append((key, f"{name}: operating points", operating_task, args, p))
     return tasks
+
+
+def _deployment_plans(
+    problems: dict[str, Problem], settings: Settings
+) -> tuple[dict[tuple[str, str], Plan], list[str]]:
+    """The resampling of each paired comparison at π, and a note when π's count forces all rows.
+
+    A known π (``--prevalence``) is sized like the in-sample comparison (:func:`._sizing.plan`:
+    a subsample on large data, rescaled); π estimated from a count (``--prevalence-count``)
+    resamples every row, :func:`_operating_resamples` times, because the uncertainty of π does
+    not shrink with n and would be wrongly scaled by √(m/n).
+    """
+    plans: dict[tuple[str, str], Plan] = {}
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    notes: list[str] = []
+    for a, b in combinations(problems, 2):
+        y = problems[a][0]
+        n = y.shape[0]
+        plans[(a, b)] = plan("compare", n, int(np.count_nonzero(y)), b_user)
+        if isinstance(settings.prevalence, tuple):
+            if plans[(a, b)].subsampled and not notes:
+                notes.append(ESTIMATED_PI_ALL_ROWS.format(what="the comparisons at π"))
+            plans[(a, b)] = Plan("compare", _operating_resamples(settings, n), n, n)
+    return plans, notes
 
 
 def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: Any) -> list[Task]:
@@ -682,11 +711,20 @@ def analyse(
     at_pi: list[tuple[str, str, ComparisonResult]] = []
     at_pi_notes: list[str] = []
     if settings.prevalence is not None and pairs:
-        with _Stage(progress, "comparisons at π", {}, "at_prevalence"):
+        at_pi_plans, at_pi_sizing = _deployment_plans(problems, settings)
+        at_pi_time: dict[str, float] = {}
+        with _Stage(progress, "comparisons at π", at_pi_time, "at_prevalence"):
             at_pi, at_pi_notes = deployment_comparisons(
                 problems, prevalence=settings.prevalence, level=level, seed=settings.seed,
                 n_resamples=_operating_resamples(settings, data.n), progress=progress,
+                curves={name: c["pr"] for name, c in curves.items()}, plans=at_pi_plans,
             )  # fmt: skip
+        at_pi_notes = at_pi_sizing + at_pi_notes
+        steps += [
+            InferenceStep(key, f"compare {key[0]} vs {key[1]} at π", p,
+                          at_pi_time["at_prevalence"] / len(at_pi_plans))
+            for key, p in at_pi_plans.items()
+        ]  # fmt: skip
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
         compare_timings, steps, at_pi, at_pi_notes,
