@@ -38,8 +38,13 @@ from scipy import optimize, stats
 
 from prcurve._core._counts import count_sorted
 from prcurve._core._empirical import PRCurve
-from prcurve._reporting._operating import analyse_operating, fewest_flagged, operating_targets
-from prcurve._reporting._sizing import MIN_FLAGGED, Plan, subsample
+from prcurve._inference._operating_ci import (
+    _operating_bootstrap,
+    _points_from_counts,
+    operating_points,
+)
+from prcurve._reporting._operating import fewest_flagged, operating_targets
+from prcurve._reporting._sizing import MIN_FLAGGED, Plan, rescale_points, subsample
 
 MU, PI = 1.5, 0.05
 MIN_PRECISION, MIN_RECALL = (0.5, 0.8), (0.5, 0.8)
@@ -62,6 +67,27 @@ def population_threshold(criterion: str, target: float) -> float:
     return MU + float(stats.norm.isf(target))
 
 
+def _report_points(y, s, pr, m, args, rep, gen):
+    """The report's points: ``{space: points}`` for each rescaling of the threshold (the same
+    subsample and replicates), or ``{"all rows": points}`` when every row is resampled."""
+    targets = operating_targets(MIN_PRECISION, MIN_RECALL)
+    if m >= y.shape[0]:  # the report with every row (small data or --n-resamples N)
+        points, _ = operating_points(y, s, targets, n_resamples=args.resamples, rng=gen)
+        return {"all rows": points}
+    p = Plan("operating_points", args.resamples, m, y.shape[0])
+    idx = subsample(y, m, np.random.SeedSequence([args.seed, rep]))
+    assert idx is not None
+    centres = _points_from_counts(pr, targets)
+    hold = [c.threshold if c.feasible else None for c in centres]
+    sub, reps = _operating_bootstrap(
+        y[idx], s[idx], None, targets, n_resamples=args.resamples, rng=gen, hold=hold
+    )
+    return {
+        space: rescale_points(centres, sub, reps, p, pr, 0.95, space=space)[0]
+        for space in ("rank", "score")
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=400_000)
@@ -75,9 +101,9 @@ def main() -> None:
     targets = operating_targets(MIN_PRECISION, MIN_RECALL)
     stars = [population_threshold(c, t) for c, t in targets]
     gen = np.random.default_rng(args.seed)
-    hits = np.zeros((len(targets), 3))
-    widths = np.zeros((len(targets), 3))
-    used = np.zeros(len(targets))
+    hits: dict[str, np.ndarray] = {}
+    widths: dict[str, np.ndarray] = {}
+    used: dict[str, np.ndarray] = {}
     rule_subsamples = 0
     t0 = time.perf_counter()
     for rep in range(args.repetitions):
@@ -86,24 +112,20 @@ def main() -> None:
         pr = PRCurve.from_counts(count_sorted(y, s, None))
         flagged = fewest_flagged(s, pr, targets)
         rule_subsamples += m < n and math.ceil(MIN_FLAGGED * n / max(flagged, 1)) <= m
-        p = Plan("operating_points", args.resamples, m, n)
-        idx = subsample(y, m, np.random.SeedSequence([args.seed, rep]))
-        ys, ss = (y, s) if idx is None else (y[idx], s[idx])
-        op = analyse_operating(
-            ys, ss, pr, min_precision=MIN_PRECISION, min_recall=MIN_RECALL, prevalence=None,
-            level=0.95, n_resamples=args.resamples, seed=int(gen.integers(2**32)), index=0,
-            plan=p, n_neg_rows=int(n - y.sum()),
-        )  # fmt: skip
-        for i, (pt, t_star) in enumerate(zip(op.points, stars, strict=True)):
-            if not pt.feasible:
-                continue
-            used[i] += 1
-            truths = (t_star, precision(pt.threshold), recall(pt.threshold))
-            cis = (pt.threshold_interval, pt.precision_interval, pt.recall_interval)
-            for j, (ci, truth) in enumerate(zip(cis, truths, strict=True)):
-                if ci is not None:
-                    hits[i, j] += ci.low <= truth <= ci.high
-                    widths[i, j] += ci.high - ci.low
+        for space, points in _report_points(y, s, pr, m, args, rep, gen).items():
+            h = hits.setdefault(space, np.zeros((len(targets), 3)))
+            wd = widths.setdefault(space, np.zeros((len(targets), 3)))
+            u = used.setdefault(space, np.zeros(len(targets)))
+            for i, (pt, t_star) in enumerate(zip(points, stars, strict=True)):
+                if not pt.feasible:
+                    continue
+                u[i] += 1
+                truths = (t_star, precision(pt.threshold), recall(pt.threshold))
+                cis = (pt.threshold_interval, pt.precision_interval, pt.recall_interval)
+                for j, (ci, truth) in enumerate(zip(cis, truths, strict=True)):
+                    if ci is not None:
+                        h[i, j] += ci.low <= truth <= ci.high
+                        wd[i, j] += ci.high - ci.low
     seconds = time.perf_counter() - t0
     print(
         f"95 % intervals of the report's operating points, binormal μ = {MU}, prevalence {PI}, "
@@ -111,18 +133,21 @@ def main() -> None:
         f"{args.resamples} resamples, {args.repetitions} samples, seed {args.seed}, "
         f"{seconds:.0f} s"
     )
-    header = f"{'target':<20}{'interval':<11}{'coverage':>9}{'± s.e.':>8}{'mean width':>12}"
-    header += f"{'used':>6}"
+    header = f"{'target':<20}{'interval':<11}{'rescaled in':<13}{'coverage':>9}{'± s.e.':>8}"
+    header += f"{'mean width':>12}{'used':>6}"
     print(header)
     print("-" * len(header))
     for i, (c, t) in enumerate(targets):
         for j, what in enumerate(("threshold", "precision", "recall")):
-            k = used[i]
-            cov = hits[i, j] / k if k else float("nan")
-            se = math.sqrt(cov * (1 - cov) / k) if k else float("nan")
-            width = widths[i, j] / k if k else float("nan")
-            row = f"{what:<11}{cov:>9.3f}{se:>8.3f}{width:>12.5f}{k:>6.0f}"
-            print(f"{c}={t:g}".ljust(20) + row)
+            for space in hits:
+                if j > 0 and space == "score":  # precision and recall do not depend on it
+                    continue
+                k = used[space][i]
+                cov = hits[space][i, j] / k if k else float("nan")
+                se = math.sqrt(cov * (1 - cov) / k) if k else float("nan")
+                width = widths[space][i, j] / k if k else float("nan")
+                row = f"{what:<11}{space:<13}{cov:>9.3f}{se:>8.3f}{width:>12.5f}{k:>6.0f}"
+                print(f"{c}={t:g}".ljust(20) + row)
     if m < n:
         print(
             f"the report's rule (≥ {MIN_FLAGGED} flagged rows expected in the subsample) would "

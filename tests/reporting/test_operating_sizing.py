@@ -28,14 +28,21 @@ N = 40_000
 ROWS = 12_000  # the subsample the small budget below asks for
 
 
+def _small_budget(mp, **more):
+    """A budget giving a subsample of ROWS rows, and 200 flagged rows expected in it (the
+    default 1000 would need more rows than these small data have above their thresholds)."""
+    mp.setattr(_sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES, **more})
+    mp.setattr(_sizing, "MIN_FLAGGED", 200)
+
+
 def test_plan_operating_follows_the_budget_then_the_flagged_rows():
     n, n_pos = 10**6, 5 * 10**4
     budget = plan("operating_points", n, n_pos)
     assert budget.subsampled and budget.n_resamples == MIN_RESAMPLES
     assert budget.rows == WORK["operating_points"] // MIN_RESAMPLES
     assert plan_operating(n, n_pos, 10**5) == budget  # every point flags plenty of rows
-    few = plan_operating(n, n_pos, 1000)  # 200 of 1000 flagged rows need a fifth of the data
-    assert few.rows == math.ceil(MIN_FLAGGED * n / 1000) and few.rows > budget.rows
+    few = plan_operating(n, n_pos, 10**4)  # 1000 of 10⁴ flagged rows need a tenth of the data
+    assert few.rows == math.ceil(MIN_FLAGGED * n / 10**4) and few.rows > budget.rows
     assert not plan_operating(n, n_pos, 50).subsampled  # a point flags 50 rows: every row
     assert not plan_operating(n, n_pos, 10**5, estimated_pi=True).subsampled
     user = plan_operating(n, n_pos, 10**5, 300)  # --n-resamples 300: every row, 300 times
@@ -73,7 +80,7 @@ def _settings(**kw):
 @pytest.fixture(scope="module")
 def subsampled(data):
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES})
+        _small_budget(mp)
         return analyse(data, _settings(n_resamples_auto=True))
 
 
@@ -131,14 +138,20 @@ def test_rescaled_ends_equal_a_recomputation_from_the_replicates(data, subsample
             rec = np.quantile(np.clip(p.recall + scale * (r.recall - r.held_recall), 0, 1), probs)
             assert (p.precision_interval.low, p.precision_interval.high) == tuple(prec)
             assert (p.recall_interval.low, p.recall_interval.high) == tuple(rec)
+            # the threshold in rank coordinates: the share of rows at or above it
             ok = r.feasible
-            thr = p.threshold + scale * (r.thresholds[ok] - q.threshold)
-            lo, hi = np.quantile(thr, probs, method="inverted_cdf")
-            ti = p.threshold_interval
+            sub_sorted = np.sort(ss)
+            flagged = (ss.shape[0] - np.searchsorted(sub_sorted, r.thresholds[ok])) / ss.shape[0]
+            own = np.mean(ss >= q.threshold)
+            centre_share = np.mean(s >= p.threshold)
+            shares = centre_share + scale * (flagged - own)
+            q_lo, q_hi = np.quantile(shares, probs, method="inverted_cdf")
             distinct = np.unique(s)
+            share_of = (N - np.searchsorted(np.sort(s), distinct)) / N  # share at or above each
+            ti = p.threshold_interval
             assert ti.low in distinct and ti.high in distinct  # attainable thresholds
-            assert ti.low == distinct[distinct <= lo].max()  # snapped outward, to the nearest
-            assert ti.high == distinct[distinct >= hi].min()
+            assert ti.low == distinct[share_of >= q_hi].max()  # flags at least the upper share
+            assert ti.high == distinct[share_of <= q_lo].min()  # flags at most the lower share
             assert ti.low <= p.threshold <= ti.high
             assert p.feasible_fraction == ok.mean()
 
@@ -161,7 +174,7 @@ def test_widths_agree_with_resampling_every_row(data, subsampled):
 
 def test_user_resamples_still_resample_every_row(data):
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES})
+        _small_budget(mp)
         res = analyse(data, _settings(n_resamples=150))
     for step in res.inference:
         if step.key[1] == "operating_points":
@@ -169,7 +182,7 @@ def test_user_resamples_still_resample_every_row(data):
 
 
 def test_one_or_two_processes_give_the_same_intervals(data, subsampled, monkeypatch):
-    monkeypatch.setattr(_sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES})
+    _small_budget(monkeypatch)
     monkeypatch.setattr(_analysis, "PARALLEL_MIN_SECONDS", 0)
     two = analyse(data, _settings(n_resamples_auto=True, jobs=2))
     for name in data.scores:
@@ -179,9 +192,7 @@ def test_one_or_two_processes_give_the_same_intervals(data, subsampled, monkeypa
 def test_known_prevalence_is_subsampled_around_the_points_and_areas_of_all_rows(data, monkeypatch):
     from prcurve import auc_pr, compare, pr_confidence_band
 
-    monkeypatch.setattr(
-        _sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES, "compare": ROWS * 200}
-    )
+    _small_budget(monkeypatch, compare=ROWS * 200)
     pi = 0.2  # above the data's 0.1: every target at π flags plenty of rows
     res = analyse(data, _settings(n_resamples_auto=True, prevalence=pi))
     steps = {s.key: s for s in res.inference}
@@ -221,9 +232,7 @@ def test_known_prevalence_is_subsampled_around_the_points_and_areas_of_all_rows(
 
 
 def test_prevalence_from_a_count_resamples_every_row_and_says_so(data, monkeypatch):
-    monkeypatch.setattr(
-        _sizing, "WORK", {**WORK, "operating_points": ROWS * MIN_RESAMPLES, "compare": ROWS * 200}
-    )
+    _small_budget(monkeypatch, compare=ROWS * 200)
     res = analyse(data, _settings(n_resamples_auto=True, prevalence=(200, 1000)))
     for step in res.inference:
         if step.key[1] == "operating_points" or step.label.endswith("at π"):

@@ -220,7 +220,10 @@ class _Replicates:
     ``thresholds``/``feasible``: the target chosen again in every replicate (threshold NaN-free:
     0 where infeasible, masked by ``feasible``); ``precision``/``recall``: at the held threshold
     in every replicate; ``held_precision``/``held_recall``: at the held threshold on the data
-    resampled (the replicates' centre; precision NaN when no row reaches it).
+    resampled (the replicates' centre; precision NaN when no row reaches it).  ``flagged``:
+    the share of the resampled data's weight at or above each replicate's threshold, and
+    ``own_flagged`` that at the threshold chosen on those data (NaN when they miss the target):
+    the thresholds in rank coordinates.
     """
 
     thresholds: np.ndarray
@@ -229,9 +232,17 @@ class _Replicates:
     recall: np.ndarray
     held_precision: float
     held_recall: float
+    flagged: np.ndarray
+    own_flagged: float
 
     def as_tuple(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return self.thresholds, self.feasible, self.precision, self.recall
+
+
+def _flagged_share(counts: Any) -> np.ndarray:
+    """Share of the total weight at or above each threshold, ``(tp + fp)/(n₊ + n₋)``."""
+    tp = np.asarray(counts.tp, dtype=np.float64)
+    return (tp + counts.fp) / (counts.n_pos + counts.n_neg)
 
 
 def _held_column(thresholds: np.ndarray, t: float) -> int:
@@ -285,7 +296,11 @@ def _operating_bootstrap(
             f = 1.0 if pi is None else negative_factor(counts.n_pos, counts.n_neg, pi.value)
             t0, f0 = float(counts.tp[col]), float(counts.fp[col]) * float(f)
             p0, r0 = t0 / (t0 + f0) if t0 + f0 > 0 else np.nan, t0 / float(counts.n_pos)
-        reps[i] = _Replicates(thr, ok, prec, rec, p0, r0)
+        point = chosen[i][0]
+        share = _flagged_share(counts)
+        own = share[chosen[i][1]] if point.feasible else np.nan
+        at = np.searchsorted(-counts.thresholds, -thr, side="right") - 1
+        reps[i] = _Replicates(thr, ok, prec, rec, p0, r0, share[np.maximum(at, 0)], float(own))
     return [point for point, _, _ in chosen], reps
 
 

@@ -163,7 +163,7 @@ def _subsampled_points(
         ys, ss, ws, targets, prevalences=prevalences, n_resamples=p.n_resamples, rng=rng,
         progress=progress, hold=hold,
     )  # fmt: skip
-    return rescale_points(centres, sub_points, reps, p, pr.thresholds, level)
+    return rescale_points(centres, sub_points, reps, p, pr, level)
 
 
 def analyse_operating(
