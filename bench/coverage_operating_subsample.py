@@ -110,7 +110,7 @@ def main() -> None:
         y = gen.random(n) < PI
         s = gen.normal(size=n) + MU * y
         pr = PRCurve.from_counts(count_sorted(y, s, None))
-        flagged = fewest_flagged(s, pr, targets)
+        flagged, _ = fewest_flagged(s, pr, targets)
         rule_subsamples += m < n and math.ceil(MIN_FLAGGED * n / max(flagged, 1)) <= m
         for space, points in _report_points(y, s, pr, m, args, rep, gen).items():
             h = hits.setdefault(space, np.zeros((len(targets), 3)))

@@ -498,7 +498,7 @@ def _operating_tasks(
     prevalences = (None,) if settings.prevalence is None else (None, settings.prevalence)
     for index, (name, (y, s, w)) in enumerate(problems.items()):
         n, pr = y.shape[0], curves[name]["pr"]
-        flagged = fewest_flagged(s, pr, targets, prevalences)
+        flagged, centres = fewest_flagged(s, pr, targets, prevalences)
         p = plan_operating(n, int(np.count_nonzero(y)), flagged, b_user)
         estimated = isinstance(settings.prevalence, tuple)
         note = estimated and p.subsampled
@@ -510,7 +510,7 @@ def _operating_tasks(
             min_precision=settings.min_precision, min_recall=settings.min_recall,
             prevalence=settings.prevalence, level=settings.level, n_resamples=p.n_resamples,
             seed=settings.seed, index=index, plan=p, n_neg_rows=n - int(np.count_nonzero(y)),
-            all_rows_note=note,
+            all_rows_note=note, centres=centres if p.subsampled else None,
         )  # fmt: skip
         key, args = (name, "operating_points"), (*_take(idx, y, s, w), pr, options)
         tasks.append((key, f"{name}: operating points", operating_task, args, p))

@@ -127,15 +127,17 @@ def fewest_flagged(
     pr: PRCurve,
     targets: Sequence[tuple[str, float]],
     prevalences: Sequence[Any] = (None,),
-) -> int:
-    """The fewest rows any target's threshold flags (``score >= threshold``) on all rows.
+) -> tuple[int, list[OperatingPoint]]:
+    """The fewest rows any target's threshold flags (``score >= threshold``) on all rows, and
+    the points (without intervals).
 
-    The points are chosen from the curve ``pr`` of these rows (no sort); used to size the
-    operating points' subsample (:func:`._sizing.plan_operating`).  No feasible point: n.
+    The points are chosen from the curve ``pr`` of these rows (no sort), every target at every
+    prevalence; the count sizes the operating points' subsample
+    (:func:`._sizing.plan_operating`).  No feasible point: n.
     """
     points = _points_from_counts(pr, targets, prevalences) if targets else []
     flagged = [int(np.count_nonzero(score >= p.threshold)) for p in points if p.feasible]
-    return min(flagged, default=int(score.shape[0]))
+    return min(flagged, default=int(score.shape[0])), points
 
 
 def _subsampled_points(
@@ -149,14 +151,17 @@ def _subsampled_points(
     level: float,
     rng: np.random.Generator,
     progress: Any,
+    centres: list[OperatingPoint] | None = None,
 ) -> tuple[list[OperatingPoint], list[str]]:
-    """Points chosen on all rows (the curve ``pr``), widths from a subsample ``(y, score, w)``.
+    """Points chosen on all rows (the curve ``pr``; ``centres`` if already had), widths from a
+    subsample ``(y, score, w)``.
 
     The centres are exactly what :func:`operating_points` chooses on all rows; the subsample's
     replicates hold precision and recall at those thresholds and are rescaled by
     :func:`._sizing.rescale_points` (threshold ends snapped to scores of the data).
     """
-    centres = _points_from_counts(pr, targets, prevalences)
+    if centres is None:
+        centres = _points_from_counts(pr, targets, prevalences)
     hold = [c.threshold if c.feasible else None for c in centres]
     ys, ss, ws = check_binary_problem(y, score, w, None)
     sub_points, reps = _operating_bootstrap(
@@ -183,6 +188,7 @@ def analyse_operating(
     plan: Plan | None = None,
     n_neg_rows: int | None = None,
     all_rows_note: bool = False,
+    centres: list[OperatingPoint] | None = None,
 ) -> OperatingAnalysis:
     """Every operating-point number of one scorer (``index`` picks its random stream).
 
@@ -192,7 +198,8 @@ def analyse_operating(
     all rows and the widths of the intervals and of the band at π come from the subsample,
     rescaled by √(m/n) (:mod:`._sizing`).  A prevalence estimated from a count needs every row
     (its uncertainty does not shrink with n); ``all_rows_note`` says so in the notes (the
-    report sets it when the data are large enough that a known π would be subsampled).
+    report sets it when the data are large enough that a known π would be subsampled);
+    ``centres``: the points of all rows if already chosen (:func:`fewest_flagged`).
     Otherwise every row is resampled.
     """
     targets = operating_targets(min_precision, min_recall)
@@ -214,7 +221,17 @@ def analyse_operating(
         assert plan is not None
         gen = np.random.default_rng(streams[0])
         points, more = _subsampled_points(
-            y, score, sample_weight, pr, targets, prevalences, plan, level, gen, progress
+            y,
+            score,
+            sample_weight,
+            pr,
+            targets,
+            prevalences,
+            plan,
+            level,
+            gen,
+            progress,
+            centres,
         )
         notes += more
     elif targets:
