@@ -593,8 +593,13 @@ def operating_html(entry: dict[str, Any], level: float) -> str:
         "reweighted to it (recall and FPR unchanged) and the target is chosen there; FP is then "
         "the reweighted count. Percentile bootstrap intervals: the threshold is chosen again in "
         "every resample; precision and recall are those of the chosen threshold held fixed, "
-        "which ignores that it was selected on these data (optimistic near the target).</p>"
-        + (f"<ul>{notes}</ul>" if notes else "")
+        "which ignores that it was selected on these data (optimistic near the target). On "
+        "large data the points are still those of all rows, but the widths of their intervals "
+        "come from a stratified subsample, scaled by √(subsample/rows) (the threshold's in "
+        "rank coordinates, its ends scores of the data); the settings list the rows each step "
+        "resampled. The threshold interval of a target met high on the curve is then somewhat "
+        "narrow (measured coverage 0.87–0.90 against 0.94 with every row resampled; "
+        "--n-resamples N resamples every row).</p>" + (f"<ul>{notes}</ul>" if notes else "")
     )
 
 
