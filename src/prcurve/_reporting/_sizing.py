@@ -59,8 +59,9 @@ __all__ = [
 #: Row-resamples (rows × replicates) per step with ``--n-resamples auto``; measured costs per
 #: row-resample on one core (2026): bootstrap of AP ≈ 11 ns, paired comparison ≈ 60 ns,
 #: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s; the operating-point
-#: bootstrap (every target of one scorer from one bootstrap) ≈ 15 ns, and its smaller budget
-#: keeps that step near 0.2 s (it was 1.2–1.5 s per scorer on all 10⁶ rows).
+#: bootstrap (every target of one scorer from one bootstrap) ≈ 7 ns (1.45 s for 200 resamples
+#: of 10⁶ rows), and its budget (60,000 rows × 200; more rows when a chosen threshold flags
+#: few, see :func:`plan_operating`) keeps that step near 0.1–0.25 s at 10⁶ rows.
 WORK = {
     "auc_pr_bootstrap": 3 * 10**7,
     "compare": 10**7,
@@ -68,7 +69,7 @@ WORK = {
     "operating_points": 12 * 10**6,
 }
 #: Seconds per row-resample of each step on one core (measured as above), for planning.
-COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 15e-9}
+COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 7e-9}
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
 #: Replicates at least: percentile ends and p-values (floor 1/201) resolve 95 % and 0.05.
