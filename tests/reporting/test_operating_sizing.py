@@ -241,3 +241,28 @@ def test_prevalence_from_a_count_resamples_every_row_and_says_so(data, monkeypat
         notes = res.scorers[name].operating.notes
         assert any("estimated from a count" in note and "every row" in note for note in notes)
     assert any("estimated from a count" in note for note in res.deployment_notes)
+
+
+def test_weighted_rows_are_subsampled_with_their_weights(data, monkeypatch):
+    """With sample weights the points are those of all weighted rows, and the intervals
+    come from the subsample's rows with their weights (ends still scores of the data)."""
+    from dataclasses import replace
+
+    w = np.random.default_rng(3).uniform(0.5, 2.0, size=N)
+    weighted = replace(data, weight=w, weight_column="w")
+    _small_budget(monkeypatch)
+    res = analyse(weighted, _settings(n_resamples_auto=True))
+    steps = {s.key: s for s in res.inference}
+    for name, s in data.scores.items():
+        assert steps[(name, "operating_points")].plan.rows == ROWS
+        for p in res.scorers[name].operating.points:
+            full = operating_point(data.y, s, sample_weight=w, **{p.criterion: p.target})
+            assert (p.threshold, p.precision, p.recall) == (
+                full.threshold,
+                full.precision,
+                full.recall,
+            )
+            ti = p.threshold_interval
+            assert ti.low in s and ti.high in s and ti.low <= p.threshold <= ti.high
+            for ci, value in ((p.precision_interval, p.precision), (p.recall_interval, p.recall)):
+                assert ci.low <= value <= ci.high
