@@ -130,7 +130,9 @@ class InferenceStep:
     """One resampling step of the report: what it resampled and how long it took.
 
     ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")``,
-    ``(scorer, "operating_points")`` or ``(a, b)`` for the comparison of scorers a and b.
+    ``(scorer, "operating_points")``, ``(a, b)`` for the comparison of scorers a and b, or
+    ``("a vs b", "compare_at_prevalence")`` for their comparison at π (``--prevalence``; its
+    seconds are the stage's, shared equally among the pairs).
     """
 
     key: tuple[str, str]
@@ -721,9 +723,9 @@ def analyse(
             )  # fmt: skip
         at_pi_notes = at_pi_sizing + at_pi_notes
         steps += [
-            InferenceStep(key, f"compare {key[0]} vs {key[1]} at π", p,
-                          at_pi_time["at_prevalence"] / len(at_pi_plans))
-            for key, p in at_pi_plans.items()
+            InferenceStep((f"{a} vs {b}", "compare_at_prevalence"), f"compare {a} vs {b} at π",
+                          p, at_pi_time["at_prevalence"] / len(at_pi_plans))
+            for (a, b), p in at_pi_plans.items()
         ]  # fmt: skip
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
