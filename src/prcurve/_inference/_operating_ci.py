@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -171,6 +172,138 @@ def _one_criterion(name: str, value: Any) -> tuple[str, float]:
     return check_criterion(**given)
 
 
+def _checked_targets(
+    targets: Sequence[tuple[str, float]], prevalences: Sequence[Any]
+) -> tuple[list[tuple[str, float]], list[DeploymentPrevalence | None]]:
+    checked = [_one_criterion(name, value) for name, value in targets]
+    pis = [None if pi is None else check_deployment_prevalence(pi) for pi in prevalences]
+    if any(pi is not None for pi in pis) and any(c == "top_k" for c, _ in checked):
+        raise ValueError(
+            "prevalences: expected only None with top_k (k counts instances of the data at "
+            f"hand), got {list(prevalences)!r}"
+        )
+    return checked, pis
+
+
+def _chosen(
+    counts: Any, checked: list[tuple[str, float]], pis: list[DeploymentPrevalence | None]
+) -> list[tuple[OperatingPoint, int, DeploymentPrevalence | None]]:
+    """Every target at every prevalence (prevalence-major): point, chosen column, π."""
+    data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
+    out = []
+    for pi in pis:
+        value = None if pi is None else pi.value
+        factor = 1.0 if value is None else float(negative_factor(counts.n_pos, counts.n_neg, value))
+        for criterion, target in checked:
+            prev = data_prevalence if value is None else value
+            point, column = _point(counts, criterion, target, factor, prev)
+            out.append((point, column, pi))
+    return out
+
+
+def _points_from_counts(
+    counts: Any, targets: Sequence[tuple[str, float]], prevalences: Sequence[Any] = (None,)
+) -> list[OperatingPoint]:
+    """The points :func:`operating_points` chooses, without intervals, from counts already had.
+
+    ``counts`` is the engine's counts of the data or a :class:`~prcurve.PRCurve` built from them
+    (``threshold_rule="ge"``): no sort, no resampling.
+    """
+    checked, pis = _checked_targets(targets, prevalences)
+    return [point for point, _, _ in _chosen(counts, checked, pis)]
+
+
+@dataclass(frozen=True)
+class _Replicates:
+    """The bootstrap replicates of one operating point (internal: the report rescales them).
+
+    ``thresholds``/``feasible``: the target chosen again in every replicate (threshold NaN-free:
+    0 where infeasible, masked by ``feasible``); ``precision``/``recall``: at the held threshold
+    in every replicate; ``held_precision``/``held_recall``: at the held threshold on the data
+    resampled (the replicates' centre; precision NaN when no row reaches it).  ``flagged``:
+    the share of the resampled data's weight at or above each replicate's threshold, and
+    ``own_flagged`` that at the threshold chosen on those data (NaN when they miss the target):
+    the thresholds in rank coordinates.
+    """
+
+    thresholds: np.ndarray
+    feasible: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    held_precision: float
+    held_recall: float
+    flagged: np.ndarray
+    own_flagged: float
+
+    def as_tuple(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.thresholds, self.feasible, self.precision, self.recall
+
+
+def _flagged_share(counts: Any) -> np.ndarray:
+    """Share of the total weight at or above each threshold, ``(tp + fp)/(n₊ + n₋)``."""
+    tp = np.asarray(counts.tp, dtype=np.float64)
+    return (tp + counts.fp) / (counts.n_pos + counts.n_neg)
+
+
+def _held_column(thresholds: np.ndarray, t: float) -> int:
+    """The column of the decreasing ``thresholds`` predicting ``score >= t`` (-1: none)."""
+    return int(np.searchsorted(-thresholds, -t, side="right")) - 1
+
+
+def _operating_bootstrap(
+    y: np.ndarray,
+    s: np.ndarray,
+    w: np.ndarray | None,
+    targets: Sequence[tuple[str, float]],
+    *,
+    prevalences: Sequence[Any] = (None,),
+    n_resamples: int,
+    rng: np.random.Generator,
+    progress: ProgressHook | None = None,
+    sampling: str = "instances",
+    hold: Sequence[float | None] | None = None,
+) -> tuple[list[OperatingPoint], list[_Replicates | None]]:
+    """The points chosen on ``(y, s, w)`` (validated) and their bootstrap replicates.
+
+    Without ``hold`` precision and recall are held at each point's own chosen threshold and
+    infeasible points get no replicates (what :func:`operating_points` needs).  With ``hold``
+    (one threshold or None per point, in the points' order) they are held at that threshold
+    instead and every point with a held threshold gets replicates, feasible here or not: the
+    report resamples a subsample this way, holding the thresholds chosen on all rows.
+    """
+    checked, pis = _checked_targets(targets, prevalences)
+    sample = prepare(y, s, w)
+    counts = sample.counts
+    chosen = _chosen(counts, checked, pis)
+    if hold is not None and len(hold) != len(chosen):
+        raise ValueError(f"hold: expected {len(chosen)} thresholds, got {len(hold)}")
+    specs, held = [], []
+    for i, (point, column, pi) in enumerate(chosen):
+        if hold is None:
+            if point.feasible:
+                specs.append((point.criterion, point.target, column, pi))
+                held.append((i, column))
+        elif hold[i] is not None:
+            col = _held_column(counts.thresholds, float(hold[i]))  # type: ignore[arg-type]
+            specs.append((point.criterion, point.target, max(col, 0), pi))
+            held.append((i, col))
+    parts = _replicates(sample, specs, n_resamples, rng, progress, sampling) if specs else []
+    reps: list[_Replicates | None] = [None] * len(chosen)
+    for (i, col), (thr, ok, prec, rec), (_, _, _, pi) in zip(held, parts, specs, strict=True):
+        if col < 0:  # no row reaches the held threshold: nothing is predicted positive
+            prec, rec, p0, r0 = np.full_like(prec, np.nan), np.zeros_like(rec), np.nan, 0.0
+        else:
+            f = 1.0 if pi is None else negative_factor(counts.n_pos, counts.n_neg, pi.value)
+            t0, f0 = float(counts.tp[col]), float(counts.fp[col]) * float(f)
+            p0, r0 = t0 / (t0 + f0) if t0 + f0 > 0 else np.nan, t0 / float(counts.n_pos)
+        point = chosen[i][0]
+        share = _flagged_share(counts)
+        own = share[chosen[i][1]] if point.feasible else np.nan
+        at = np.searchsorted(-counts.thresholds, -thr, side="right") - 1
+        reps[i] = _Replicates(thr, ok, prec, rec, p0, r0, share[np.maximum(at, 0)], float(own))
+    return [point for point, _, _ in chosen], reps
+
+
 def operating_points(
     y_true: Any,
     y_score: Any,
@@ -195,32 +328,16 @@ def operating_points(
     n_resamples = check_resamples(n_resamples)
     gen = check_rng(rng)
     sampling = check_sampling(sampling)
-    checked = [_one_criterion(name, value) for name, value in targets]
-    pis = [None if pi is None else check_deployment_prevalence(pi) for pi in prevalences]
-    if any(pi is not None for pi in pis) and any(c == "top_k" for c, _ in checked):
-        raise ValueError(
-            "prevalences: expected only None with top_k (k counts instances of the data at "
-            f"hand), got {list(prevalences)!r}"
-        )
+    _checked_targets(targets, prevalences)  # bad targets are reported before bad data
     y, s, w = check_binary_problem(y_true, y_score, sample_weight, None)
-    sample = prepare(y, s, w)
-    counts = sample.counts
-    data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
-    points, specs = [], []
-    for pi in pis:
-        value = None if pi is None else pi.value
-        factor = 1.0 if value is None else float(negative_factor(counts.n_pos, counts.n_neg, value))
-        for criterion, target in checked:
-            prev = data_prevalence if value is None else value
-            point, chosen = _point(counts, criterion, target, factor, prev)
-            points.append(point)
-            if point.feasible:
-                specs.append((criterion, target, chosen, pi))
-    reps = iter(_replicates(sample, specs, n_resamples, gen, progress, sampling) if specs else [])
+    points, reps = _operating_bootstrap(
+        y, s, w, targets, prevalences=prevalences, n_resamples=n_resamples, rng=gen,
+        progress=progress, sampling=sampling,
+    )  # fmt: skip
     out, notes = [], []
-    for point in points:
-        if point.feasible:
-            point = _with_intervals(point, next(reps), level, n_resamples)
+    for point, rep in zip(points, reps, strict=True):
+        if rep is not None:
+            point = _with_intervals(point, rep.as_tuple(), level, n_resamples)
             if point.feasible_fraction is not None and point.feasible_fraction < 1:
                 notes.append(_infeasible_message(point))
         out.append(point)

@@ -31,16 +31,21 @@ from ._io import LabelledScores
 from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
+    ESTIMATED_PI_ALL_ROWS,
     OperatingAnalysis,
     deployment_comparisons,
+    fewest_flagged,
+    operating_targets,
     operating_task,
 )
+from ._operating import STREAM as OPERATING_STREAM
 from ._sizing import (
     MAX_RESAMPLES,
     MIN_RESAMPLES,
     WORK,
     Plan,
     plan,
+    plan_operating,
     rescale_band,
     rescale_comparison,
     rescale_interval,
@@ -135,8 +140,10 @@ class ScorerAnalysis:
 class InferenceStep:
     """One resampling step of the report: what it resampled and how long it took.
 
-    ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")`` or ``(a, b)`` for the
-    comparison of scorers a and b.
+    ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")``,
+    ``(scorer, "operating_points")``, ``(a, b)`` for the comparison of scorers a and b, or
+    ``("a vs b", "compare_at_prevalence")`` for their comparison at π (``--prevalence``; its
+    seconds are the stage's, shared equally among the pairs).
     """
 
     key: tuple[str, str]
@@ -476,10 +483,11 @@ def _take(idx: np.ndarray | None, *arrays: Any) -> tuple[Any, ...]:
 
 
 def _operating_resamples(settings: Settings, n: int) -> int:
-    """Replicates of the operating-point bootstrap, which resamples all ``n`` rows.
+    """Replicates of a step at the deployment prevalence that resamples all ``n`` rows.
 
     ``--n-resamples N`` gives N; ``auto`` keeps rows × resamples near 10⁸, between
-    :data:`._sizing.MIN_RESAMPLES` and :data:`._sizing.MAX_RESAMPLES`.
+    :data:`._sizing.MIN_RESAMPLES` and :data:`._sizing.MAX_RESAMPLES`.  (The in-sample operating
+    points are sized by :func:`._sizing.plan_operating`.)
     """
     if not settings.n_resamples_auto:
         return settings.n_resamples
@@ -489,20 +497,61 @@ def _operating_resamples(settings: Settings, n: int) -> int:
 def _operating_tasks(
     problems: dict[str, Problem], curves: dict[str, dict[str, Any]], settings: Settings
 ) -> list[Task]:
-    """The operating-point bootstraps as steps beside the others (so they run in parallel)."""
+    """The operating-point bootstraps as steps beside the others (so they run in parallel).
+
+    Each is sized by :func:`._sizing.plan_operating` (its targets at the data's prevalence and
+    at a known π, ``--prevalence``) and, on large data, gets only its stratified subsample's
+    rows (the points, areas and curves themselves come from all rows, in the task); with
+    ``--prevalence-count`` every row is resampled, as :func:`_operating_resamples` says (the
+    uncertainty of an estimated π does not shrink with n).
+    """
     tasks: list[Task] = []
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    targets = operating_targets(settings.min_precision, settings.min_recall)
+    prevalences = (None,) if settings.prevalence is None else (None, settings.prevalence)
     for index, (name, (y, s, w)) in enumerate(problems.items()):
-        b = _operating_resamples(settings, y.shape[0])
+        n, pr = y.shape[0], curves[name]["pr"]
+        flagged, centres = fewest_flagged(s, pr, targets, prevalences)
+        p = plan_operating(n, int(np.count_nonzero(y)), flagged, b_user)
+        estimated = isinstance(settings.prevalence, tuple)
+        note = estimated and p.subsampled
+        if estimated:  # π from a count: its own uncertainty, not shrinking with n
+            p = Plan("operating_points", _operating_resamples(settings, n), n, n)
+        stream = np.random.SeedSequence(settings.seed, spawn_key=(OPERATING_STREAM, index, 3))
+        idx = subsample(y, p.rows, stream) if p.subsampled else None
         options = dict(
             min_precision=settings.min_precision, min_recall=settings.min_recall,
-            prevalence=settings.prevalence, level=settings.level, n_resamples=b,
-            seed=settings.seed, index=index,
+            prevalence=settings.prevalence, level=settings.level, n_resamples=p.n_resamples,
+            seed=settings.seed, index=index, plan=p, n_neg_rows=n - int(np.count_nonzero(y)),
+            all_rows_note=note, centres=centres if p.subsampled else None,
         )  # fmt: skip
-        pr = curves[name]["pr"] if settings.prevalence is not None else None  # only used with π
-        key, n, args = (name, "operating_points"), y.shape[0], (y, s, w, pr, options)
-        label = f"{name}: operating points"
-        tasks.append((key, label, operating_task, args, Plan(key[1], b, n, n)))
+        key, args = (name, "operating_points"), (*_take(idx, y, s, w), pr, options)
+        tasks.append((key, f"{name}: operating points", operating_task, args, p))
     return tasks
+
+
+def _deployment_plans(
+    problems: dict[str, Problem], settings: Settings
+) -> tuple[dict[tuple[str, str], Plan], list[str]]:
+    """The resampling of each paired comparison at π, and a note when π's count forces all rows.
+
+    A known π (``--prevalence``) is sized like the in-sample comparison (:func:`._sizing.plan`:
+    a subsample on large data, rescaled); π estimated from a count (``--prevalence-count``)
+    resamples every row, :func:`_operating_resamples` times, because the uncertainty of π does
+    not shrink with n and would be wrongly scaled by √(m/n).
+    """
+    plans: dict[tuple[str, str], Plan] = {}
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    notes: list[str] = []
+    for a, b in combinations(problems, 2):
+        y = problems[a][0]
+        n = y.shape[0]
+        plans[(a, b)] = plan("compare", n, int(np.count_nonzero(y)), b_user)
+        if isinstance(settings.prevalence, tuple):
+            if plans[(a, b)].subsampled and not notes:
+                notes.append(ESTIMATED_PI_ALL_ROWS.format(what="the comparisons at π"))
+            plans[(a, b)] = Plan("compare", _operating_resamples(settings, n), n, n)
+    return plans, notes
 
 
 def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: Any) -> list[Task]:
@@ -678,19 +727,26 @@ def analyse(
             res = rescale_comparison(res, curves[a]["pr"], curves[other]["pr"], p)
             comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
-    steps = [
-        InferenceStep(key, label, plans[key], results[key][2]) for key, label, _, _, _ in tasks
-    ]
+    steps = [InferenceStep(key, label, p, results[key][2]) for key, label, _, _, p in everything]
     if data.weight is not None:
         common_notes.insert(0, _weights_note(data.weight_column or "?", bool(pairs)))
     at_pi: list[tuple[str, str, ComparisonResult]] = []
     at_pi_notes: list[str] = []
     if settings.prevalence is not None and pairs:
-        with _Stage(progress, "comparisons at π", {}, "at_prevalence"):
+        at_pi_plans, at_pi_sizing = _deployment_plans(problems, settings)
+        at_pi_time: dict[str, float] = {}
+        with _Stage(progress, "comparisons at π", at_pi_time, "at_prevalence"):
             at_pi, at_pi_notes = deployment_comparisons(
                 problems, prevalence=settings.prevalence, level=level, seed=settings.seed,
                 n_resamples=_operating_resamples(settings, data.n), progress=progress,
+                curves={name: c["pr"] for name, c in curves.items()}, plans=at_pi_plans,
             )  # fmt: skip
+        at_pi_notes = at_pi_sizing + at_pi_notes
+        steps += [
+            InferenceStep((f"{a} vs {b}", "compare_at_prevalence"), f"compare {a} vs {b} at π",
+                          p, at_pi_time["at_prevalence"] / len(at_pi_plans))
+            for (a, b), p in at_pi_plans.items()
+        ]  # fmt: skip
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
         compare_timings, steps, at_pi, at_pi_notes,

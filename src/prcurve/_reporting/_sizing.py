@@ -14,37 +14,76 @@ deviation of the PR curve) is √n-consistent with a limiting law that does not 
 ``√m (θ*_m − θ̂_m)`` from the subsample estimates that of ``√n (θ̂_n − θ)``; this is the
 subsampling / m-out-of-n idea (Politis & Romano 1994; Bickel, Götze & van Zwet 1997).  The
 centres (estimates, curves) always come from all rows; only the widths come from ``m`` rows.
+
+The operating points (:func:`plan_operating`, :func:`rescale_points`) are sized the same way.
+Precision and recall at a fixed threshold are ratios of empirical means, √n-consistent with a
+normal limit; the threshold meeting a precision or recall target is a smooth functional of the
+class score distributions where the population curve crosses the target with non-zero slope (as
+a quantile is), √n-consistent too.  The subsample also keeps, on average, at least
+:data:`MIN_FLAGGED` of the rows each chosen threshold flags, so a point high on the curve (few
+rows above its threshold) is not estimated from a handful of subsample rows.  Known-prevalence
+points at π are the same functionals of reweighted counts.  A prevalence *estimated* from a
+count k/m is different: its uncertainty comes from m, not n, and would wrongly shrink with
+``√(m/n)``, so with ``--prevalence-count`` the operating points resample every row.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .._core._batch import functional_precision
 from .._core._empirical import PRCurve
+from .._core._operating import OperatingPoint
 from .._core._results import ConfidenceInterval
 from .._inference._auc_ci import AUCPRInterval
 from .._inference._band import PRConfidenceBand
 from .._inference._compare import ComparisonResult
+from .._inference._operating_ci import _flagged_share, _held_column, _Replicates
 
-__all__ = ["COST", "MAX_RESAMPLES", "MIN_RESAMPLES", "WORK", "Plan", "plan", "subsample"]
+__all__ = [
+    "COST",
+    "MAX_RESAMPLES",
+    "MIN_FLAGGED",
+    "MIN_RESAMPLES",
+    "WORK",
+    "Plan",
+    "plan",
+    "plan_operating",
+    "rescale_points",
+    "snap_interval",
+    "subsample",
+]
 
 #: Row-resamples (rows × replicates) per step with ``--n-resamples auto``; measured costs per
 #: row-resample on one core (2026): bootstrap of AP ≈ 11 ns, paired comparison ≈ 60 ns,
-#: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s.
-WORK = {"auc_pr_bootstrap": 3 * 10**7, "compare": 10**7, "band": 4 * 10**6}
+#: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s; the operating-point
+#: bootstrap (every target of one scorer from one bootstrap) ≈ 7 ns (1.45 s for 200 resamples
+#: of 10⁶ rows), and its budget (60,000 rows × 200; more rows when a chosen threshold flags
+#: few, see :func:`plan_operating`) keeps that step near 0.1–0.25 s at 10⁶ rows.
+WORK = {
+    "auc_pr_bootstrap": 3 * 10**7,
+    "compare": 10**7,
+    "band": 4 * 10**6,
+    "operating_points": 12 * 10**6,
+}
 #: Seconds per row-resample of each step on one core (measured as above), for planning.
-#: The operating-point bootstrap (all rows, see ``_analysis._operating_resamples``) ≈ 15 ns.
-COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 15e-9}
+COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 7e-9}
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
 #: Replicates at least: percentile ends and p-values (floor 1/201) resolve 95 % and 0.05.
 MIN_RESAMPLES = 200
 #: A subsample keeps at least this many positives (so few positives means all rows).
 MIN_POSITIVES = 1000
+#: The operating points' subsample keeps, on average, at least this many of the rows each
+#: chosen threshold flags (``score >= threshold``): the threshold interval's coverage depends
+#: on the flagged rows resampled (``bench/coverage_operating_subsample.py``, binormal,
+#: ``min_precision=0.8``: 0.87 with about 200 of them, 0.905 with 400, 0.90 with 1000 in a
+#: subsample, 0.94 with 800 when every row is resampled; see :func:`rescale_points`).
+MIN_FLAGGED = 1000
 
 
 @dataclass(frozen=True)
@@ -201,3 +240,172 @@ def rescale_comparison(
         band_b=band_b,
         bands_separate=band_a.separated_from(band_b),
     )
+
+
+# --- operating points ------------------------------------------------------------------------
+
+
+def plan_operating(
+    n: int, n_pos: int, flagged: int, n_resamples: int | None = None, *, estimated_pi: bool = False
+) -> Plan:
+    """The resampling of the operating-point step (every target of one scorer).
+
+    As :func:`plan` for ``"operating_points"``, with two more rules: the subsample holds on
+    average at least :data:`MIN_FLAGGED` of the ``flagged`` rows (the fewest any chosen
+    threshold flags), else every row; and with a prevalence estimated from a count
+    (``estimated_pi``) every row is resampled (see the module docstring).
+
+    >>> plan_operating(10**6, 5 * 10**4, 10**5)
+    Plan(task='operating_points', n_resamples=200, rows=60000, n=1000000)
+    >>> plan_operating(10**6, 5 * 10**4, 10**4).rows  # a point flags 10⁴ rows: 1000 in 10⁵
+    100000
+    """
+    p = plan("operating_points", n, n_pos, n_resamples)
+    if not p.subsampled:
+        return p
+    if estimated_pi:
+        return Plan(p.task, p.n_resamples, n, n)
+    rows = max(p.rows, math.ceil(MIN_FLAGGED * n / max(flagged, 1)))
+    return Plan(p.task, p.n_resamples, int(min(rows, n)), n)
+
+
+def snap_interval(low: float, high: float, thresholds: np.ndarray) -> tuple[float, float]:
+    """``[low, high]`` widened to attainable thresholds: the nearest distinct scores outside.
+
+    ``thresholds`` are the data's distinct scores (any order).  ``low`` moves down to the
+    largest score ≤ ``low`` and ``high`` up to the smallest score ≥ ``high``; an end beyond the
+    scores stops at the lowest or highest score (no row has a score outside them).
+
+    >>> snap_interval(0.25, 0.61, np.array([0.9, 0.6, 0.3, 0.2, 0.1]))
+    (0.2, 0.9)
+    >>> snap_interval(-1.0, 0.3, np.array([0.9, 0.6, 0.3, 0.2, 0.1]))
+    (0.1, 0.3)
+    """
+    asc = np.sort(thresholds) if thresholds[0] <= thresholds[-1] else thresholds[::-1]
+    i = max(int(np.searchsorted(asc, low, side="right")) - 1, 0)
+    j = min(int(np.searchsorted(asc, high, side="left")), asc.shape[0] - 1)
+    return asc[i].item(), asc[j].item()
+
+
+def _threshold_ends(
+    c: OperatingPoint,
+    sub: OperatingPoint,
+    r: _Replicates,
+    p: Plan,
+    curve: PRCurve,
+    probs: list[float],
+    space: str,
+) -> tuple[float, float]:
+    """The rescaled threshold interval of one point, its ends attainable thresholds of
+    ``curve`` (see :func:`rescale_points`)."""
+    ok = r.feasible
+    if space == "score":
+        t = c.threshold + p.scale * (r.thresholds[ok] - sub.threshold)
+        lo, hi = np.quantile(t, probs, method="inverted_cdf")
+        return snap_interval(float(lo), float(hi), curve.thresholds)
+    share = _flagged_share(curve)  # increasing along the curve's decreasing thresholds
+    centre = share[_held_column(curve.thresholds, c.threshold)]
+    q = centre + p.scale * (r.flagged[ok] - r.own_flagged)
+    q_lo, q_hi = np.quantile(q, probs, method="inverted_cdf")
+    k = share.shape[0] - 1
+    # the most rows flagged ↔ the lowest threshold: the first one flagging at least q_hi
+    low = min(int(np.searchsorted(share, q_hi, side="left")), k)
+    # the fewest rows flagged ↔ the highest threshold: the last one flagging at most q_lo
+    high = max(int(np.searchsorted(share, q_lo, side="right")) - 1, 0)
+    return curve.thresholds[low].item(), curve.thresholds[high].item()
+
+
+def rescale_points(
+    centres: Sequence[OperatingPoint],
+    sub_points: Sequence[OperatingPoint],
+    reps: Sequence[_Replicates | None],
+    p: Plan,
+    curve: PRCurve,
+    level: float,
+    *,
+    space: str = "rank",
+) -> tuple[list[OperatingPoint], list[str]]:
+    """Operating points of all rows with intervals from a subsample's replicates.
+
+    ``centres`` are the points chosen on all rows (kept exactly); ``sub_points`` the same
+    targets chosen on the subsample of ``p.rows`` rows and ``reps`` its replicates, precision
+    and recall held at the centres' thresholds; ``curve`` is the PR curve of all rows.
+
+    Precision and recall: the ends are percentiles of ``centre + √(m/n)(replicate − subsample
+    value)``, the subsample value being that at the held threshold; clipped to [0, 1].
+
+    Threshold: thresholds are score values, and an interval should name thresholds some row
+    has.  With ``space="rank"`` (the report) the threshold is rescaled in rank coordinates —
+    the share q of the data's weight at or above it: the ends are percentiles of
+    ``q_all + √(m/n)(q_replicate − q_subsample)``, mapped back through the curve of all rows to
+    the nearest attainable thresholds outward (the lower end is the highest threshold that
+    flags at least the upper share, the upper end the lowest threshold flagging at most the
+    lower share).  So the interval does not depend on the scale of the scores (like the PR
+    curve, it is the same for any increasing transform of them) and its ends are scores of the
+    data by construction, which keeps it meaningful with ties and discrete scores.
+    ``space="score"`` rescales the score itself and snaps each end outward to a distinct score
+    of the data (:func:`snap_interval`); on the binormal model of
+    ``bench/coverage_operating_subsample.py`` both cover alike.
+
+    Measured coverage (that script: binormal, positives N(1.5, 1), prevalence 0.05, targets
+    precision 0.5/0.8 and recall 0.5/0.8, 95 % intervals): precision and recall intervals
+    0.91–0.965, thresholds of the recall targets and of precision 0.5 0.92–0.94, as with every
+    row resampled (0.91–0.955).  The threshold interval of ``min_precision=0.8``, a target met
+    high on the curve, under-covers: 0.87 ± 0.02 with about 200 of its flagged rows in the
+    subsample (n = 4·10⁵, m = 10⁵), 0.905 with 400 (m = 2·10⁵), 0.90 ± 0.02 with 1000
+    (n = 2·10⁶, m = 5·10⁵), against 0.94 with all 4·10⁵ rows (800 flagged): its rescaled
+    spread is about 10 % narrower than the bootstrap of every row; re-centring the replicates
+    on their median instead of the subsample's point did not help (0.875).  Hence the
+    subsample keeps :data:`MIN_FLAGGED` flagged rows, and ``--n-resamples N`` (every row) is
+    the choice when that threshold interval matters.
+
+    Returns the points and notes (replicates missing a target; a target the subsample itself
+    misses, which leaves the threshold without an interval).
+    """
+    probs = [(1 - level) / 2, (1 + level) / 2]
+    out: list[OperatingPoint] = []
+    notes: list[str] = []
+    for c, sub, r in zip(centres, sub_points, reps, strict=True):
+        if not c.feasible or r is None:
+            out.append(c)
+            continue
+        what = f"{c.criterion}={c.target:g} at prevalence {c.prevalence:.4g}"
+        t_ci = None
+        if sub.feasible and r.feasible.any():
+            lo, hi = _threshold_ends(c, sub, r, p, curve, probs, space)
+            t_ci = ConfidenceInterval(lo, hi, level)
+        else:
+            notes.append(
+                f"{what}: no threshold interval, because the stratified subsample of "
+                f"{p.rows:,} rows its width is estimated from does not meet the target"
+            )
+        ok = np.isfinite(r.precision)
+        p_ci = None
+        precision, recall = float(c.precision or 0.0), float(c.recall or 0.0)  # feasible: set
+        if ok.any() and np.isfinite(r.held_precision):
+            prec = np.clip(precision + p.scale * (r.precision[ok] - r.held_precision), 0, 1)
+            p_lo, p_hi = np.quantile(prec, probs)
+            p_ci = ConfidenceInterval(float(p_lo), float(p_hi), level)
+        rec = np.clip(recall + p.scale * (r.recall - r.held_recall), 0, 1)
+        r_lo, r_hi = np.quantile(rec, probs)
+        share = float(r.feasible.mean())
+        if share < 1:
+            notes.append(
+                f"{1 - share:.1%} of the bootstrap replicates (of a {p.rows:,}-row subsample) "
+                f"have no threshold meeting {c.criterion}={c.target:g}; the threshold interval "
+                "uses the other replicates"
+            )
+        out.append(
+            OperatingPoint(
+                **{
+                    **c.__dict__,
+                    "threshold_interval": t_ci,
+                    "precision_interval": p_ci,
+                    "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
+                    "level": level,
+                    "n_resamples": p.n_resamples,
+                    "feasible_fraction": share,
+                }
+            )
+        )
+    return out, notes
