@@ -17,9 +17,11 @@ from prcurve.cases import CASES
 HEAVY = ("scipy", "matplotlib", "pandas", "pyarrow", "sklearn", "dask")
 
 
-def _modules_after(code: str) -> set[str]:
-    """Top-level packages imported by a fresh interpreter running ``code``."""
-    probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+def _modules_after(code: str, *, top_level: bool = True) -> set[str]:
+    """Modules (or only their top-level packages) imported by a fresh interpreter running
+    ``code``."""
+    names = "{m.split('.')[0] for m in sys.modules}" if top_level else "sys.modules"
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted({names})))"
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
@@ -56,14 +58,6 @@ def test_help_and_error_exits_import_no_heavy_module(argv):
     assert not _modules_after(code) & set(HEAVY)
 
 
-def _full_modules_after(code: str) -> set[str]:
-    probe = f"{code}\nimport sys\nprint(' '.join(sorted(sys.modules)))"
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    return set(out.splitlines()[-1].split())
-
-
 def test_the_report_runs_without_scipy_stats(tmp_path):
     """``scipy.stats`` takes about half a second and 45 MB to import; the report's statistics
     need only ``scipy.special`` (the coverage studies and population models, which need
@@ -72,7 +66,7 @@ def test_the_report_runs_without_scipy_stats(tmp_path):
         "from prcurve.cli import main\n"
         f"assert main(['report', '--out', {str(tmp_path / 'r')!r}, '--quiet']) == 0"
     )
-    mods = _full_modules_after(code)
+    mods = _modules_after(code, top_level=False)
     assert "scipy.special" in mods
     assert "scipy.stats" not in mods
     assert "prcurve._inference._coverage" not in mods

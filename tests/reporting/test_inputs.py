@@ -292,6 +292,13 @@ def test_gz_name_without_gzip_content(tmp_path):
         read_labelled_scores(str(path), "y", ["s"])
 
 
+#: Rows of (label, score) for the reader properties.
+ROWS = st.lists(
+    st.tuples(st.booleans(), st.floats(allow_nan=False, allow_infinity=False)),
+    min_size=2,
+    max_size=30,
+)
+
 AWKWARD = b'\xef\xbb\xbf id ; y ; "s;1"\r\n1; 1 ; 0.5\r\n\r\n2;0;-1e-3\r\n3;1; +2.5 \n4;0;7\r'
 
 
@@ -313,11 +320,7 @@ def test_fast_and_csv_module_paths_agree(monkeypatch):
 
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
-    st.lists(
-        st.tuples(st.booleans(), st.floats(allow_nan=False, allow_infinity=False)),
-        min_size=2,
-        max_size=30,
-    ),
+    ROWS,
     st.sampled_from([",", ";", "\t", "|"]),
     st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=1, max_size=3),
     st.sampled_from(["", " ", '"']),
@@ -396,11 +399,7 @@ def _both_paths(content: bytes, scores=("s",)):
 
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
-    st.lists(
-        st.tuples(st.booleans(), st.floats(allow_nan=False, allow_infinity=False)),
-        min_size=2,
-        max_size=30,
-    ),
+    ROWS,
     st.sampled_from([",", ";", "\t"]),
     st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=1, max_size=3),
     st.sampled_from(["", " ", '"']),

@@ -593,9 +593,13 @@ def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: An
 
 
 def _run_tasks(
-    tasks: list[Task], jobs: int, progress: Any
+    tasks: list[Task], jobs: int, progress: Any, meanwhile: Callable[[], None] | None = None
 ) -> dict[tuple[str, str], tuple[Any, list[str], float]]:
-    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them."""
+    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them.
+
+    ``meanwhile`` is work of the main process that the steps do not need: it runs while the
+    worker processes resample (before the steps, when they run here).
+    """
     results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
     jobs = min(jobs, len(tasks))
     if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
@@ -614,6 +618,9 @@ def _run_tasks(
                         else pool.submit(_timed, fn, *args): key
                         for i, (key, _, fn, args, _) in enumerate(tasks)
                     }
+                    if meanwhile is not None:
+                        meanwhile()
+                        _announce(progress, f"bootstrap ({jobs} processes)")
                     for done, fut in enumerate(as_completed(futures), start=1):
                         results[futures[fut]] = fut.result()
                         if progress is not None:
@@ -624,6 +631,8 @@ def _run_tasks(
         finally:
             _FORKED_STEPS.clear()
     else:
+        if meanwhile is not None:
+            meanwhile()
         for key, label, fn, args, _ in tasks:
             _announce(progress, label)
             results[key] = _timed(fn, *args, progress=progress)
@@ -667,17 +676,23 @@ def analyse(
     for name, (y_k, score, w_k) in problems.items():
         timings: dict[str, float] = {}
         with _Stage(progress, f"{name}: curves", timings, "curves"):
-            counts = count_sorted(y_k, score, w_k)  # the one sort of this scorer's curves
-            pr = PRCurve.from_counts(counts)
-            del counts
-            curves[name] = {"pr": pr, **derived_curves(pr)}
-            curves[name].update(
-                auc_pr={method: pr.auc(method) for method in AUC_PR_METHODS}, timings=timings
-            )
+            # the one sort of this scorer's curves
+            curves[name] = {"pr": PRCurve.from_counts(count_sorted(y_k, score, w_k))}
+            curves[name]["timings"] = timings
+
+    def the_rest_of_the_curves() -> None:  # while the workers resample (they need only "pr")
+        for name, c in curves.items():
+            with _Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
+                pr = c["pr"]
+                c.update(derived_curves(pr), auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS})
+
     tasks = _inference_tasks(problems, settings, seeds)
     plans = {key: p for key, _, _, _, p in tasks}
     everything = tasks + _operating_tasks(problems, curves, settings)
-    results = _run_tasks(sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress)
+    results = _run_tasks(
+        sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress,
+        meanwhile=the_rest_of_the_curves,
+    )  # fmt: skip
 
     scorers: dict[str, ScorerAnalysis] = {}
     for name in names:
