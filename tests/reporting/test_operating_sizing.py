@@ -203,14 +203,7 @@ def test_known_prevalence_is_subsampled_around_the_points_and_areas_of_all_rows(
         op = res.scorers[name].operating
         assert [p.prevalence for p in op.points] == [data.y.mean()] * 4 + [pi] * 4
         for p in op.points[4:]:  # the points at π are those of all rows
-            full = operating_point(data.y, s, prevalence=pi, **{p.criterion: p.target})
-            assert (p.threshold, p.precision, p.recall) == (
-                full.threshold,
-                full.precision,
-                full.recall,
-            )
-            ti = p.threshold_interval
-            assert ti.low in s and ti.high in s
+            _assert_point_of_all_rows(p, data.y, s, prevalence=pi)
         ci = op.deployed_ap_ci
         assert ci.estimate == pytest.approx(auc_pr(data.y, s, prevalence=pi), rel=1e-12)
         assert ci.interval.low < ci.estimate < ci.interval.high
@@ -256,13 +249,15 @@ def test_weighted_rows_are_subsampled_with_their_weights(data, monkeypatch):
     for name, s in data.scores.items():
         assert steps[(name, "operating_points")].plan.rows == ROWS
         for p in res.scorers[name].operating.points:
-            full = operating_point(data.y, s, sample_weight=w, **{p.criterion: p.target})
-            assert (p.threshold, p.precision, p.recall) == (
-                full.threshold,
-                full.precision,
-                full.recall,
-            )
-            ti = p.threshold_interval
-            assert ti.low in s and ti.high in s and ti.low <= p.threshold <= ti.high
+            _assert_point_of_all_rows(p, data.y, s, sample_weight=w)
+            assert p.threshold_interval.low <= p.threshold <= p.threshold_interval.high
             for ci, value in ((p.precision_interval, p.precision), (p.recall_interval, p.recall)):
                 assert ci.low <= value <= ci.high
+
+
+def _assert_point_of_all_rows(p, y, s, **kw):
+    """``p`` is the point ``operating_point`` chooses on all rows, and its threshold interval
+    ends are scores of the data."""
+    full = operating_point(y, s, **kw, **{p.criterion: p.target})
+    assert (p.threshold, p.precision, p.recall) == (full.threshold, full.precision, full.recall)
+    assert p.threshold_interval.low in s and p.threshold_interval.high in s
