@@ -42,6 +42,7 @@ __all__ = [
     "DELIMITERS",
     "CsvColumns",
     "CsvError",
+    "codec_name",
     "decode",
     "decompress",
     "read_csv_columns",
@@ -100,16 +101,23 @@ def decompress(data: bytes, source: str) -> tuple[bytes, str | None]:
     return data, None
 
 
+def codec_name(data: bytes, encoding: str | None) -> str:
+    """The codec :func:`decode` uses: ``encoding`` (UTF-8 as ``utf-8-sig``, which drops a
+    byte-order mark), or by default ``utf-16`` after a UTF-16 byte-order mark, else ``utf-8-sig``.
+    """
+    if encoding is None:
+        return (
+            "utf-16"
+            if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+            else ("utf-8-sig")
+        )
+    name = codecs.lookup(encoding).name
+    return "utf-8-sig" if name == "utf-8" else name
+
+
 def decode(data: bytes, source: str, encoding: str | None) -> str:
     """Bytes to text in ``encoding`` (default UTF-8); a decoding error names the line."""
-    if encoding is None:
-        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            name = "utf-16"
-        else:
-            name = "utf-8-sig"
-    else:
-        name = codecs.lookup(encoding).name
-        name = "utf-8-sig" if name == "utf-8" else name
+    name = codec_name(data, encoding)
     try:
         text = data.decode(name)
     except UnicodeDecodeError as exc:
@@ -188,8 +196,8 @@ def read_csv_columns(
     ``utf8``, when given, is ``text`` as UTF-8 bytes (any buffer, e.g. the file's own bytes):
     the fast path parses it instead of encoding ``text`` again.
     """
-    first = _first_line(text)
-    fast = _read_fast(text, header, delimiter, wanted, utf8, text.find('"', len(first)) != -1)
+    quoted = text.find('"', len(_first_line(text))) != -1
+    fast = _read_fast(text, header, delimiter, wanted, utf8, quoted)
     if fast is not None:
         return CsvColumns(fast, None, delimiter)
     return read_csv_slow(text, source, header, delimiter, wanted)
@@ -202,13 +210,14 @@ HEAD_BYTES = 1 << 20
 def read_utf8_columns(
     plain: bytes, bom: int, source: str, sep: str | None, wanted: Sequence[str],
     check: Callable[[list[str], str], None],
-) -> CsvColumns | None:  # fmt: skip
+) -> tuple[CsvColumns, list[str]] | None:  # fmt: skip
     """The fast path without the file as one Python string (which costs as much memory as the
     file): ``plain`` is UTF-8 after ``bom`` bytes of byte-order mark.  Only the first
     :data:`HEAD_BYTES` are decoded (for the header); the rest is checked to be UTF-8 in pieces
     and handed to pyarrow as it is.  ``check(header, how)`` validates the header (raising).
-    None when the file is not plain or pyarrow is absent or objects: the caller then decodes
-    the whole file and reads it as usual (so every message is the usual one).
+    Returns the columns and the header, or None when the file is not plain or pyarrow is
+    absent or objects: the caller then decodes the whole file and reads it as usual (so every
+    message is the usual one).
     """
     cut = max(plain.rfind(b"\n", bom, bom + HEAD_BYTES), plain.rfind(b"\r", bom, bom + HEAD_BYTES))
     if cut < 0:
@@ -226,7 +235,7 @@ def read_utf8_columns(
     first = _first_line(head)
     quoted = plain.find(b'"', bom + len(first.encode("utf-8"))) != -1
     fast = _read_fast(head, header, delimiter, wanted, memoryview(plain)[bom:], quoted)
-    return None if fast is None else CsvColumns(fast, None, delimiter)
+    return None if fast is None else (CsvColumns(fast, None, delimiter), header)
 
 
 def _is_utf8(data: bytes, piece: int = 1 << 24) -> bool:
@@ -317,14 +326,14 @@ def _read_fast(
     buffer = pa.py_buffer(text.encode("utf-8") if utf8 is None else utf8)
     # labels as numbers first (no Python or Arrow string per row); as text when they are not
     box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.float64())]
+    labels = None
     if box[0] is not None and box[0].column(label).null_count == 0:
-        numbers = _float64_values(box, label)
-        if np.isfinite(numbers).all():
-            return {label: numbers, **{c: _float64_values(box, c) for c in numeric}}
-    box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.string())]
-    if box[0] is None:
-        return None
-    labels = _label_values(box[0].column(label))
+        labels = _float64_values(box, label)
+    if labels is None or not np.isfinite(labels).all():
+        box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.string())]
+        if box[0] is None:
+            return None
+        labels = _label_values(box[0].column(label))
     return {label: labels, **{c: _float64_values(box, c) for c in numeric}}
 
 

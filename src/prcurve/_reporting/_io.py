@@ -24,6 +24,7 @@ import numpy as np
 from ._csv import (
     HEAD_BYTES,
     CsvError,
+    codec_name,
     decode,
     decompress,
     read_csv_columns,
@@ -166,7 +167,7 @@ def read_labelled_scores(
         bom = _utf8_bom(plain, encoding)
         columns = None
         if bom is not None and len(plain) > HEAD_BYTES:  # a large file: no full-size string
-            columns = read_utf8_columns(
+            found = read_utf8_columns(
                 plain,
                 bom,
                 source,
@@ -174,6 +175,8 @@ def read_labelled_scores(
                 wanted,
                 lambda h, how: _check_columns(h, wanted, source, how),
             )
+            if found is not None:
+                columns, header = found
         if columns is None:
             text = decode(plain, source, encoding)
             header, delimiter, how = read_header(text, source, sep)
@@ -181,8 +184,6 @@ def read_labelled_scores(
             utf8 = None if bom is None else memoryview(plain)[bom:]
             columns = read_csv_columns(text, source, header, delimiter, wanted, utf8=utf8)
             del utf8
-        else:
-            header, delimiter = [], columns.delimiter
         try:
             return _validated(
                 columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
@@ -192,9 +193,7 @@ def read_labelled_scores(
                 raise
         # the fast reader keeps no line numbers: read again to name the line of the problem
         text = decode(plain, source, encoding)
-        if not header:
-            header = read_header(text, source, sep)[0]
-        columns = read_csv_slow(text, source, header, delimiter, wanted)
+        columns = read_csv_slow(text, source, header, columns.delimiter, wanted)
         return _validated(
             columns.values, _lines(columns.lines), source, label, scores, weight, pos_label
         )
@@ -204,8 +203,7 @@ def read_labelled_scores(
 
 def _utf8_bom(plain: bytes, encoding: str | None) -> int | None:
     """Length of the UTF-8 byte-order mark (0 or 3) when ``plain`` is read as UTF-8, else None."""
-    utf8 = encoding is None or codecs.lookup(encoding).name == "utf-8"
-    if not utf8 or plain.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if codec_name(plain, encoding) != "utf-8-sig":
         return None
     return len(codecs.BOM_UTF8) if plain.startswith(codecs.BOM_UTF8) else 0
 

@@ -52,9 +52,12 @@ def trim_memory() -> bool:
     """
     libc = _libc()
     try:
-        return libc is not None and bool(libc.malloc_trim(0) in (0, 1))
+        if libc is None:
+            return False
+        libc.malloc_trim(0)  # 1 when memory was released, 0 when there was none to release
     except AttributeError:  # not glibc
         return False
+    return True
 
 
 def set_mmap_threshold(size: int) -> bool:
