@@ -433,7 +433,7 @@ def test_large_file_path_names_a_bad_byte_and_a_bad_header_as_usual(monkeypatch)
     monkeypatch.setattr(_io, "read_utf8_columns", lambda *a: taken.append(real(*a)) or taken[-1])
     body = b"y,s\n" + b"1,0.5\n0,0.25\n" * 20
     small, large = _both_paths(body)
-    assert isinstance(taken[-1].values["s"], np.ndarray)  # the large path read it
+    assert isinstance(taken[-1][0].values["s"], np.ndarray)  # the large path read it
     assert_array_equal(small.scores["s"], large.scores["s"])
     small, large = _both_paths(body + b"1,0.\xff\n")
     assert small == large and "is not valid UTF-8 text (byte 0xff)" in small
