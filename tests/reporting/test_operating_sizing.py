@@ -77,11 +77,19 @@ def _settings(**kw):
     )  # fmt: skip
 
 
+def _unit_weights(data):
+    """The data with a weight column of ones: the report's weighted path (a subsample, widths
+    rescaled), whose numbers are those of the unweighted rows."""
+    from dataclasses import replace
+
+    return replace(data, weight=np.ones(N), weight_column="w")
+
+
 @pytest.fixture(scope="module")
 def subsampled(data):
     with pytest.MonkeyPatch.context() as mp:
         _small_budget(mp)
-        return analyse(data, _settings(n_resamples_auto=True))
+        return analyse(_unit_weights(data), _settings(n_resamples_auto=True))
 
 
 def _targets():
@@ -90,7 +98,7 @@ def _targets():
     ]
 
 
-def test_large_data_takes_the_subsample_path_and_lists_it(subsampled):
+def test_large_weighted_data_take_the_subsample_path_and_list_it(subsampled):
     steps = {s.key: s for s in subsampled.inference}
     for name in ("a", "b"):
         step = steps[(name, "operating_points")]
@@ -124,7 +132,7 @@ def test_rescaled_ends_equal_a_recomputation_from_the_replicates(data, subsample
         )
         hold = [p.threshold for p in points]
         sub, reps = _operating_bootstrap(
-            ys, ss, None, _targets(), n_resamples=MIN_RESAMPLES, rng=gen, hold=hold
+            ys, ss, np.ones(ss.shape[0]), _targets(), n_resamples=MIN_RESAMPLES, rng=gen, hold=hold
         )
         scale = math.sqrt(ROWS / N)
         for p, q, r in zip(points, sub, reps, strict=True):
@@ -184,7 +192,7 @@ def test_user_resamples_still_resample_every_row(data):
 def test_one_or_two_processes_give_the_same_intervals(data, subsampled, monkeypatch):
     _small_budget(monkeypatch)
     monkeypatch.setattr(_analysis, "PARALLEL_MIN_SECONDS", 0)
-    two = analyse(data, _settings(n_resamples_auto=True, jobs=2))
+    two = analyse(_unit_weights(data), _settings(n_resamples_auto=True, jobs=2))
     for name in data.scores:
         assert two.scorers[name].operating.points == subsampled.scorers[name].operating.points
 
@@ -196,7 +204,8 @@ def test_known_prevalence_is_subsampled_around_the_points_and_areas_of_all_rows(
     pi = 0.2  # above the data's 0.1: every target at π flags plenty of rows
     res = analyse(data, _settings(n_resamples_auto=True, prevalence=pi))
     steps = {s.key: s for s in res.inference}
-    assert steps[("a", "operating_points")].plan.rows == ROWS
+    assert steps[("a", "operating_points")].plan.rows == N  # unweighted: every row
+    assert steps[("a", "operating_at_prevalence")].plan.rows == ROWS
     at_pi = [s for s in res.inference if s.label == "compare a vs b at π"]
     assert len(at_pi) == 1 and at_pi[0].plan.rows == ROWS
     for name, s in data.scores.items():
@@ -261,3 +270,25 @@ def _assert_point_of_all_rows(p, y, s, **kw):
     full = operating_point(y, s, **kw, **{p.criterion: p.target})
     assert (p.threshold, p.precision, p.recall) == (full.threshold, full.precision, full.recall)
     assert p.threshold_interval.low in s and p.threshold_interval.high in s
+
+
+def test_unweighted_points_resample_every_row_coarse_to_fine(data, monkeypatch):
+    """Unweighted: the points' intervals are those of the coarse-to-fine bootstrap of every row
+    (the same draws as ``operating_points`` on the same stream), sized by the positives."""
+    from prcurve._inference._operating_ci import operating_points
+    from prcurve._reporting._sizing import plan_operating_exact
+
+    _small_budget(monkeypatch)
+    res = analyse(data, _settings(n_resamples_auto=True))
+    steps = {s.key: s for s in res.inference}
+    for index, (name, s) in enumerate(data.scores.items()):
+        step = steps[(name, "operating_points")]
+        want = plan_operating_exact(N, int(data.y.sum()))
+        assert (step.plan.rows, step.plan.n_resamples) == (N, want.n_resamples)
+        gen = np.random.default_rng(
+            np.random.SeedSequence(4, spawn_key=(STREAM, index)).spawn(3)[0]
+        )
+        direct, _ = operating_points(
+            data.y, s, _targets(), n_resamples=want.n_resamples, rng=gen, level=0.95
+        )
+        assert res.scorers[name].operating.points == direct

@@ -20,6 +20,7 @@ from .._core._operating import (
 from .._core._partial import negative_factor
 from .._core._results import ConfidenceInterval
 from .._core._validation import check_binary_problem, check_choice, check_level, check_rng
+from ._coarse_fine import COARSE_FINE_CRITERIA, coarse_fine_replicates
 from ._common import check_progress, check_resamples
 from ._partial_ci import DeploymentPrevalence, check_deployment_prevalence
 from ._resample import (
@@ -29,6 +30,7 @@ from ._resample import (
     check_sampling,
     positive_columns,
     prepare,
+    prepare_counted,
 )
 
 __all__ = ["operating_point", "operating_points"]
@@ -102,6 +104,8 @@ def _replicates(
     spec, the replicates' thresholds (re-chosen), feasibility, and precision and recall at the
     chosen column (held fixed).
     """
+    if sample.pos_weight is None and all(spec[0] in COARSE_FINE_CRITERIA for spec in specs):
+        return coarse_fine_replicates(sample, specs, n_resamples, gen, progress, sampling)
     k = sample.n_groups
     if any(spec[0] == "top_k" for spec in specs):
         cols = np.arange(k)
@@ -262,6 +266,7 @@ def _operating_bootstrap(
     progress: ProgressHook | None = None,
     sampling: str = "instances",
     hold: Sequence[float | None] | None = None,
+    counts: Any = None,
 ) -> tuple[list[OperatingPoint], list[_Replicates | None]]:
     """The points chosen on ``(y, s, w)`` (validated) and their bootstrap replicates.
 
@@ -270,9 +275,10 @@ def _operating_bootstrap(
     (one threshold or None per point, in the points' order) they are held at that threshold
     instead and every point with a held threshold gets replicates, feasible here or not: the
     report resamples a subsample this way, holding the thresholds chosen on all rows.
+    ``counts``: the counts (or PR curve) of unweighted ``(y, s)`` if already had (no sort).
     """
     checked, pis = _checked_targets(targets, prevalences)
-    sample = prepare(y, s, w)
+    sample = prepare(y, s, w) if counts is None or w is not None else prepare_counted(counts, y, s)
     counts = sample.counts
     chosen = _chosen(counts, checked, pis)
     if hold is not None and len(hold) != len(chosen):
@@ -316,13 +322,15 @@ def operating_points(
     progress: ProgressHook | None = None,
     sample_weight: Any = None,
     sampling: str = "instances",
+    counts: Any = None,
 ) -> tuple[list[OperatingPoint], list[str]]:
     """Several operating points with intervals from one shared bootstrap (internal; the report).
 
     Every ``(criterion, target)`` is chosen at every prevalence (``None``: the data's), the
     points in that order (prevalence-major); each point is what :func:`operating_point` returns
-    with ``interval="bootstrap"`` given the same replicates.  Returns the points and notes
-    (instead of :class:`TargetNotMetWarning`) for replicates that miss a target.
+    with ``interval="bootstrap"`` given replicates of the same law.  Returns the points and
+    notes (instead of :class:`TargetNotMetWarning`) for replicates that miss a target.
+    ``counts``: the PR curve of unweighted data if already had (no second sort).
     """
     level = check_level(level)
     n_resamples = check_resamples(n_resamples)
@@ -332,7 +340,7 @@ def operating_points(
     y, s, w = check_binary_problem(y_true, y_score, sample_weight, None)
     points, reps = _operating_bootstrap(
         y, s, w, targets, prevalences=prevalences, n_resamples=n_resamples, rng=gen,
-        progress=progress, sampling=sampling,
+        progress=progress, sampling=sampling, counts=counts,
     )  # fmt: skip
     out, notes = [], []
     for point, rep in zip(points, reps, strict=True):
@@ -394,7 +402,10 @@ def operating_point(
         ``top_k`` (a count in the data at hand).
     interval : {None, "bootstrap"}
         ``"bootstrap"``: percentile intervals from the instances resampled with the shared
-        bootstrap engine (``prcurve._inference._resample``).
+        bootstrap engine (``prcurve._inference._resample``); for ``min_precision`` and
+        ``min_recall`` without sample weights the replicates are drawn coarse to fine
+        (``prcurve._inference._coarse_fine``: the same law, a fraction of the cost on large
+        imbalanced data).
     level : float
         Confidence level in (0, 1).
     n_resamples : int

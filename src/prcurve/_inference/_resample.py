@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -46,8 +47,11 @@ __all__ = [
     "bootstrap_blocks",
     "bootstrap_curve_blocks",
     "check_sampling",
+    "masked_multiplicities",
+    "positional_cumulative",
     "positive_columns",
     "prepare",
+    "prepare_counted",
     "replicate_counts",
     "require_class_sizes",
     "resample_multiplicities",
@@ -160,6 +164,26 @@ def prepare(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> Sorted
     return sample
 
 
+def prepare_counted(counts: Any, y: np.ndarray, s: np.ndarray) -> SortedSample:
+    """:func:`prepare` for unweighted data whose counts are already had (no second sort).
+
+    ``counts``: the engine's counts of ``(y, s)`` or a :class:`~prcurve.PRCurve` built from them
+    (every distinct score a threshold, ``threshold_rule="ge"``).
+    """
+    n_pos = int(np.count_nonzero(y))
+    return SortedSample(
+        counts=counts,
+        pos_ge=np.asarray(counts.tp).astype(np.intp),
+        neg_ge=np.asarray(counts.fp).astype(np.intp),
+        pos_weight=None,
+        neg_weight=None,
+        n_pos_instances=n_pos,
+        n_neg_instances=int(y.shape[0]) - n_pos,
+        y=y,
+        s=s,
+    )
+
+
 def uniform_multiplicities(rng: np.random.Generator, rows: int, size: int) -> np.ndarray:
     """Multinomial(size; 1/size, ..., 1/size) counts, one row per replicate (exact)."""
     draws = rng.integers(0, size, size=(rows, size), dtype=np.int64)
@@ -174,7 +198,7 @@ def stratified_multiplicities(
     return uniform_multiplicities(rng, rows, n_pos), uniform_multiplicities(rng, rows, n_neg)
 
 
-def _masked_multiplicities(rng: np.random.Generator, sizes: np.ndarray, pool: int) -> np.ndarray:
+def masked_multiplicities(rng: np.random.Generator, sizes: np.ndarray, pool: int) -> np.ndarray:
     """Row ``i``: Multinomial(sizes[i]; 1/pool, ..., 1/pool) counts, shape (rows, pool)."""
     rows = sizes.shape[0]
     width = int(sizes.max())
@@ -206,7 +230,7 @@ def resample_multiplicities(
         return stratified_multiplicities(rng, rows, n_pos, n_neg)
     n = n_pos + n_neg
     k = conditional_binomial(rng, n, n_pos / n, rows, min_each=1)
-    return _masked_multiplicities(rng, k, n_pos), _masked_multiplicities(rng, n - k, n_neg)
+    return masked_multiplicities(rng, k, n_pos), masked_multiplicities(rng, n - k, n_neg)
 
 
 def _group_cumulative(mult: np.ndarray, group: np.ndarray, weight: np.ndarray | None, k: int):
@@ -256,15 +280,15 @@ def replicate_counts(
         cn = _group_cumulative(mult_neg, sample.neg_group, sample.neg_weight, k)
         tp, fp = (cp, cn) if columns is None else (cp[:, columns], cn[:, columns])
         return tp, fp, cp[:, -1].copy(), cn[:, -1].copy()
-    cp = _positional_cumulative(mult_pos)
-    cn = _positional_cumulative(mult_neg)
+    cp = positional_cumulative(mult_pos)
+    cn = positional_cumulative(mult_neg)
     pos_ge, neg_ge = sample.pos_ge, sample.neg_ge
     if columns is not None:
         pos_ge, neg_ge = pos_ge[columns], neg_ge[columns]
     return np.take(cp, pos_ge, axis=1), np.take(cn, neg_ge, axis=1), cp[:, -1], cn[:, -1]
 
 
-def _positional_cumulative(mult: np.ndarray) -> np.ndarray:
+def positional_cumulative(mult: np.ndarray) -> np.ndarray:
     """Counts of the top-j instances of a class, j = 0..m: shape (b, m + 1)."""
     out = np.zeros((mult.shape[0], mult.shape[1] + 1), dtype=np.int64)
     np.cumsum(mult, axis=1, out=out[:, 1:])

@@ -13,7 +13,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -46,6 +46,7 @@ from ._sizing import (
     Plan,
     plan,
     plan_operating,
+    plan_operating_exact,
     rescale_band,
     rescale_comparison,
     rescale_interval,
@@ -141,7 +142,8 @@ class InferenceStep:
     """One resampling step of the report: what it resampled and how long it took.
 
     ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")``,
-    ``(scorer, "operating_points")``, ``(a, b)`` for the comparison of scorers a and b, or
+    ``(scorer, "operating_points")``, ``(scorer, "operating_at_prevalence")`` (its interval and
+    band at π), ``(a, b)`` for the comparison of scorers a and b, or
     ``("a vs b", "compare_at_prevalence")`` for their comparison at π (``--prevalence``; its
     seconds are the stage's, shared equally among the pairs).
     """
@@ -499,33 +501,44 @@ def _operating_tasks(
 ) -> list[Task]:
     """The operating-point bootstraps as steps beside the others (so they run in parallel).
 
-    Each is sized by :func:`._sizing.plan_operating` (its targets at the data's prevalence and
-    at a known π, ``--prevalence``) and, on large data, gets only its stratified subsample's
-    rows (the points, areas and curves themselves come from all rows, in the task); with
-    ``--prevalence-count`` every row is resampled, as :func:`_operating_resamples` says (the
-    uncertainty of an estimated π does not shrink with n).
+    Unweighted data: the points resample every row, coarse to fine
+    (:func:`._sizing.plan_operating_exact`), from the curve already had (no sort).  Weighted
+    data: sized by :func:`._sizing.plan_operating`, on large data a stratified subsample whose
+    widths are rescaled.  The interval and band at a known π (``--prevalence``) are sized by
+    :func:`._sizing.plan` (a subsample on large data, rescaled); with ``--prevalence-count``
+    every row is resampled, :func:`_operating_resamples` times (the uncertainty of an estimated
+    π does not shrink with n).  Each task gets every row and the indices of its subsample.
     """
     tasks: list[Task] = []
     b_user = None if settings.n_resamples_auto else settings.n_resamples
     targets = operating_targets(settings.min_precision, settings.min_recall)
     prevalences = (None,) if settings.prevalence is None else (None, settings.prevalence)
+    estimated = isinstance(settings.prevalence, tuple)
     for index, (name, (y, s, w)) in enumerate(problems.items()):
-        n, pr = y.shape[0], curves[name]["pr"]
-        flagged, centres = fewest_flagged(s, pr, targets, prevalences)
-        p = plan_operating(n, int(np.count_nonzero(y)), flagged, b_user)
-        estimated = isinstance(settings.prevalence, tuple)
-        note = estimated and p.subsampled
-        if estimated:  # π from a count: its own uncertainty, not shrinking with n
-            p = Plan("operating_points", _operating_resamples(settings, n), n, n)
+        n, pr, n_pos = y.shape[0], curves[name]["pr"], int(np.count_nonzero(y))
+        all_rows = Plan("operating_points", _operating_resamples(settings, n), n, n)
+        centres = None
+        if w is None:
+            p = plan_operating_exact(n, n_pos, b_user)
+            deploy = plan("operating_points", n, n_pos, b_user)
+            note = estimated and deploy.subsampled
+            deploy = all_rows if estimated else deploy
+        else:
+            flagged, centres = fewest_flagged(s, pr, targets, prevalences)
+            p = plan_operating(n, n_pos, flagged, b_user)
+            note = estimated and p.subsampled
+            p = deploy = all_rows if estimated else p
+        if settings.prevalence is None:
+            deploy = p  # no step at π
         stream = np.random.SeedSequence(settings.seed, spawn_key=(OPERATING_STREAM, index, 3))
-        idx = subsample(y, p.rows, stream) if p.subsampled else None
+        idx = subsample(y, deploy.rows, stream) if deploy.subsampled else None
         options = dict(
             min_precision=settings.min_precision, min_recall=settings.min_recall,
             prevalence=settings.prevalence, level=settings.level, n_resamples=p.n_resamples,
-            seed=settings.seed, index=index, plan=p, n_neg_rows=n - int(np.count_nonzero(y)),
-            all_rows_note=note, centres=centres if p.subsampled else None,
+            seed=settings.seed, index=index, plan=p, all_rows_note=note,
+            centres=centres if p.subsampled else None, subsample_rows=idx, deploy_plan=deploy,
         )  # fmt: skip
-        key, args = (name, "operating_points"), (*_take(idx, y, s, w), pr, options)
+        key, args = (name, "operating_points"), (y, s, w, pr, options)
         tasks.append((key, f"{name}: operating points", operating_task, args, p))
     return tasks
 
@@ -743,6 +756,16 @@ def analyse(
             comparisons.append((a, other, res))
     n_pos = int(np.count_nonzero(data.y))
     steps = [InferenceStep(key, label, p, results[key][2]) for key, label, _, _, p in everything]
+    if settings.prevalence is not None:  # the operating steps' interval and band at π
+        for key, _, _, args, _ in everything:
+            if key[1] == "operating_points":
+                op = results[key][0]
+                i = next(i for i, st in enumerate(steps) if st.key == key)
+                steps[i] = replace(steps[i], seconds=steps[i].seconds - op.seconds_at_prevalence)
+                steps.insert(i + 1, InferenceStep(
+                    (key[0], "operating_at_prevalence"), f"{key[0]}: AP interval and band at π",
+                    args[-1]["deploy_plan"], op.seconds_at_prevalence,
+                ))  # fmt: skip
     if data.weight is not None:
         common_notes.insert(0, _weights_note(data.weight_column or "?", bool(pairs)))
     at_pi: list[tuple[str, str, ComparisonResult]] = []

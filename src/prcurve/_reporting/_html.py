@@ -171,7 +171,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             "percentile bootstrap (instances resampled with replacement, so the prevalence "
             f"varies; {_resamples(s['auc_pr_ci'])}) is computed for average precision.</p>"
         )
-        parts.append(operating_html(s, level))
+        op_step = [st for st in analysis.inference if st.key == (name, "operating_points")]
+        parts.append(operating_html(s, level, subsampled=any(st.plan.subsampled for st in op_step)))
         band = s.get("confidence_band")
         if band is not None:
             parts.append("<h3>Confidence band</h3>")
