@@ -184,12 +184,14 @@ def _needed_blocks(
     has: np.ndarray,
     n_pos: np.ndarray,
     fp_hi: Any,
+    first_at_least: Any,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Blocks whose columns a criterion may need exactly (b, B), and a lower bound on the TP
     of the chosen column (min_precision; -1 otherwise).
 
     ``tp_last`` is the TP of each block's last column, ``e_lo``/``e_hi`` the FP (× factor) at
-    each block's edges.  A column's own bounds (its TP, the edges' FP) are exact in floating
+    each block's edges; ``first_at_least(c)`` the first column of each row with TP ≥ ``c[row]``.
+    A column's own bounds (its TP, the edges' FP) are exact in floating
     point (each operation is monotone); bounds over a block use its largest TP and get
     :data:`SLACK`.
     """
@@ -199,7 +201,7 @@ def _needed_blocks(
         deepest = np.where(sure, tp_last, -1.0).max(axis=1, keepdims=True)
         return has & (hi >= target * (1 - SLACK)) & (tp_last > deepest), deepest[:, 0]
     cand = has & (tp_last / n_pos[:, None] >= target)  # the block holds a candidate column
-    j0 = np.minimum((tp / n_pos[:, None] < target).sum(axis=1), tp.shape[1] - 1)
+    j0 = np.minimum(first_at_least(_least_count(target, n_pos)), tp.shape[1] - 1)
     rows = np.arange(tp.shape[0])
     t0 = tp[rows, j0]
     best = np.maximum(
@@ -207,6 +209,13 @@ def _needed_blocks(
         _precision(t0, fp_hi(rows, j0)),
     )
     return cand & (hi >= best[:, None] * (1 - SLACK)), np.full(tp.shape[0], -1.0)
+
+
+def _least_count(target: float, n_pos: np.ndarray) -> np.ndarray:
+    """Per row, the least whole TP with ``TP / n_pos >= target`` in floating point."""
+    c = np.ceil(target * n_pos)
+    c = np.where((c - 1) / n_pos >= target, c - 1, c)
+    return np.where(c / n_pos < target, c + 1, c)
 
 
 def _entries(blocks: Blocks, rows: np.ndarray, which: np.ndarray):
@@ -242,6 +251,14 @@ def choose_in_block(
     b, n_blocks = tp.shape[0], edge.shape[1] - 1
     has = (blocks.last >= blocks.first)[None, :]
     tp_last = tp[:, np.clip(blocks.last, 0, tp.shape[1] - 1)]
+    # the TP rows, each shifted above the previous: one sorted array for every binary search
+    shift = (np.arange(b) * (float(tp[:, -1].max()) + 2.0))[:, None]
+    flat = (tp + shift).ravel()
+    starts = np.arange(b) * tp.shape[1]
+
+    def first_at_least(c: np.ndarray) -> np.ndarray:
+        return np.searchsorted(flat, c + shift[:, 0]) - starts
+
     need = np.zeros((b, n_blocks), dtype=bool)
     deepest: list[np.ndarray] = []
     for criterion, target, _, pi in specs:
@@ -252,7 +269,7 @@ def choose_in_block(
             return e[r, blocks.block[j] + ~blocks.exact[j]]
 
         more, low = _needed_blocks(
-            criterion, target, tp, tp_last, e[:, :-1], e[:, 1:], has, n_pos, fp_hi
+            criterion, target, tp, tp_last, e[:, :-1], e[:, 1:], has, n_pos, fp_hi, first_at_least
         )
         need |= more
         deepest.append(low)
@@ -262,9 +279,6 @@ def choose_in_block(
     er = rows[pair]
     fp_int = exact_fp(pair, column) if exact_fp is not None else np.zeros(0, dtype=np.int64)
     tp_e = tp[er, column]
-    # the flattened TP rows, each shifted above the previous: one sorted array
-    shift = (np.arange(b) * (float(tp[:, -1].max()) + 2.0))[:, None]
-    flat = (tp + shift).ravel()
     out = []
     for (criterion, target, col, pi), low in zip(specs, deepest, strict=True):
         f = factors[id(pi)]
@@ -276,8 +290,7 @@ def choose_in_block(
             top = low.copy()
             ok = prec >= target
             np.maximum.at(top, er[ok], tp_e[ok])
-            idx = np.searchsorted(flat, top + shift[:, 0]) - np.arange(b) * tp.shape[1]
-            chosen, feasible = np.where(top > 0, idx, 0), top > 0
+            chosen, feasible = np.where(top > 0, first_at_least(top), 0), top > 0
         else:
             cand = tp_e / n_pos[er] >= target
             best = np.full(b, -np.inf)

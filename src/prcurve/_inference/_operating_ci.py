@@ -295,6 +295,8 @@ def _operating_bootstrap(
             held.append((i, col))
     parts = _replicates(sample, specs, n_resamples, rng, progress, sampling) if specs else []
     reps: list[_Replicates | None] = [None] * len(chosen)
+    share = _flagged_share(counts) if specs else None
+    negated = -counts.thresholds if specs else None  # increasing, for the binary searches
     for (i, col), (thr, ok, prec, rec), (_, _, _, pi) in zip(held, parts, specs, strict=True):
         if col < 0:  # no row reaches the held threshold: nothing is predicted positive
             prec, rec, p0, r0 = np.full_like(prec, np.nan), np.zeros_like(rec), np.nan, 0.0
@@ -303,9 +305,9 @@ def _operating_bootstrap(
             t0, f0 = float(counts.tp[col]), float(counts.fp[col]) * float(f)
             p0, r0 = t0 / (t0 + f0) if t0 + f0 > 0 else np.nan, t0 / float(counts.n_pos)
         point = chosen[i][0]
-        share = _flagged_share(counts)
+        assert share is not None and negated is not None
         own = share[chosen[i][1]] if point.feasible else np.nan
-        at = np.searchsorted(-counts.thresholds, -thr, side="right") - 1
+        at = np.searchsorted(negated, -thr, side="right") - 1
         reps[i] = _Replicates(thr, ok, prec, rec, p0, r0, share[np.maximum(at, 0)], float(own))
     return [point for point, _, _ in chosen], reps
 
