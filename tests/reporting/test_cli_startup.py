@@ -70,3 +70,4 @@ def test_the_report_runs_without_scipy_stats(tmp_path):
     assert "scipy.special" in mods
     assert "scipy.stats" not in mods
     assert "prcurve._inference._coverage" not in mods
+    assert "pandas" not in mods  # pyarrow's pa.array would import it (0.3 s), see _write

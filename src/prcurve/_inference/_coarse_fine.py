@@ -336,10 +336,11 @@ def coarse_fine_replicates(
     )
     out: list[tuple[list, list, list, list]] = [([], [], [], []) for _ in specs]
     rows_per = block_rows(max(cols.shape[0], n_p), n_resamples, BLOCK_ELEMENTS)
+    all_pos, all_neg = _class_totals(gen, n_resamples, n_p, n_n, sampling)  # one call: cheaper
     done = 0
     while done < n_resamples:
         b = min(rows_per, n_resamples - done)
-        npos, nneg = _class_totals(gen, b, n_p, n_n, sampling)
+        npos, nneg = all_pos[done : done + b], all_neg[done : done + b]
         mp = (
             uniform_multiplicities(gen, b, n_p)
             if sampling == "stratified"

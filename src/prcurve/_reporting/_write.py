@@ -189,11 +189,21 @@ def _write_columns(f: BinaryIO, columns: dict[str, Any]) -> None:
     except ImportError:
         f.write(curve_csv(columns).encode("ascii"))
         return
-    table = pa.table({f"c{i}": (v.astype(np.int64) if v.dtype == bool else v)
-                      for i, v in enumerate(map(np.asarray, columns.values()))})  # fmt: skip
+    arrays = [_arrow_array(pa, np.asarray(v)) for v in columns.values()]
+    table = pa.Table.from_arrays(arrays, names=[f"c{i}" for i in range(len(arrays))])
     f.write((",".join(columns) + "\n").encode("ascii"))
     f.flush()
     pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
+
+
+def _arrow_array(pa: Any, values: np.ndarray) -> Any:
+    """An Arrow array viewing a numeric NumPy column (booleans as 0/1 integers).
+
+    Built from the column's buffer: ``pa.array`` would first import pandas (to check for its
+    types), about 0.3–0.45 s of CPU when pandas is installed.
+    """
+    v = np.ascontiguousarray(values.astype(np.int64) if values.dtype == bool else values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(v.dtype), v.shape[0], [None, pa.py_buffer(v)])
 
 
 def _csv_bytes(columns: dict[str, Any]) -> bytes:
