@@ -841,3 +841,38 @@ def test_average_precision_never_exceeds_one_by_rounding():
     w = np.array([5e-324, 1.0, 4503599627370496.0, 1.5])
     for method in AUC_METHODS:
         assert prcurve.auc_pr(y, s, sample_weight=w, method=method) <= 1.0, method
+
+
+@SLOW_FUZZ
+@given(
+    problems(max_n=30),
+    st.sampled_from(["min_precision", "min_recall"]),
+    st.floats(0.01, 1.0),
+    st.sampled_from([None, 0.01, 0.9]),
+)
+def test_operating_point_bootstrap_has_no_silent_nan(problem, criterion, target, prevalence):
+    """The bootstrap intervals of an operating point (coarse to fine when unweighted): finite,
+    ordered, precision and recall in [0, 1], threshold ends scores of the data."""
+    y, s, w = problem
+    point = _no_silent_nan(
+        lambda: prcurve.operating_point(
+            y,
+            s,
+            sample_weight=w,
+            prevalence=prevalence,
+            interval="bootstrap",
+            n_resamples=24,
+            rng=np.random.default_rng(1),
+            **{criterion: target},
+        )
+    )
+    if point is None:  # a clear error (e.g. weights too extreme for π's reweighting)
+        return
+    if not point.feasible:
+        assert point.threshold_interval is None and point.reason
+        return
+    for ci in (point.precision_interval, point.recall_interval):
+        assert 0.0 <= ci.low <= ci.high <= 1.0
+    ti = point.threshold_interval
+    if ti is not None:
+        assert ti.low <= ti.high and ti.low in s and ti.high in s
