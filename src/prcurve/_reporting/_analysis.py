@@ -657,7 +657,11 @@ def derived_curves(pr: PRCurve) -> dict[str, Any]:
 
 
 def analyse(
-    data: LabelledScores, settings: Settings, *, progress: Progress | None = None
+    data: LabelledScores,
+    settings: Settings,
+    *,
+    progress: Progress | None = None,
+    curves_ready: Callable[[dict[str, PRCurve]], None] | None = None,
 ) -> Analysis:
     """Compute every curve and number of the report (no drawing, no writing).
 
@@ -665,7 +669,8 @@ def analyse(
     the PR curve).  The inference steps (intervals, bootstrap, band, comparisons) are independent
     tasks, each with its own random stream spawned from ``settings.seed``, so the results are the
     same whether they run one after the other or, for large data, in ``settings.jobs``
-    processes.
+    processes.  ``curves_ready`` is called with every scorer's PR curve once the worker
+    processes have started (the CLI starts writing the curve files then, in a thread).
     """
     level = settings.level
     names = list(data.scores)
@@ -681,6 +686,8 @@ def analyse(
             curves[name]["timings"] = timings
 
     def the_rest_of_the_curves() -> None:  # while the workers resample (they need only "pr")
+        if curves_ready is not None:
+            curves_ready({name: c["pr"] for name, c in curves.items()})
         for name, c in curves.items():
             with _Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
                 pr = c["pr"]
