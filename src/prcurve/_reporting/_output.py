@@ -251,7 +251,8 @@ class FilesAhead:
     def __init__(self, out_dir: str) -> None:
         self.out_dir = os.path.abspath(out_dir)
         self._pool: ThreadPoolExecutor | None = None
-        self._files: dict[str, tuple[str, Future[None]]] = {}  # rel → temporary file, its write
+        self._temporary: dict[str, str] = {}  # rel → its temporary file (named before written)
+        self._writes: dict[str, Future[None]] = {}  # rel → its write (or its staging error)
         self._created: list[str] = []  # directories made here, outermost first
 
     def __enter__(self) -> FilesAhead:
@@ -261,43 +262,42 @@ class FilesAhead:
         self.close()
 
     def __contains__(self, rel: object) -> bool:
-        return rel in self._files
+        return rel in self._writes
 
     def start(self, rel: str, content: Content) -> None:
         """Start staging ``content`` for ``out_dir/rel`` (``/``-separated) in the background."""
-        if rel in self._files:
+        if rel in self._temporary:
             raise ValueError(f"rel: {rel!r} is staged already; expected a new file")
         dst = os.path.join(self.out_dir, *rel.split("/"))
         from concurrent.futures import Future, ThreadPoolExecutor
 
-        tmp = _temporary_name(dst)
+        tmp = self._temporary[rel] = _temporary_name(dst)  # named first: removed on any exit
         try:  # here, not in the thread: write_tree may be making directories later meanwhile
             _check_targets(self.out_dir, [dst])
             _make_dirs(os.path.dirname(dst), self._created)
         except OSError as exc:
             failed: Future[None] = Future()
             failed.set_exception(exc)
-            self._files[rel] = (tmp, failed)
+            self._writes[rel] = failed
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=AHEAD_THREAD)
-        self._files[rel] = (tmp, self._pool.submit(_write_one, tmp, content))
+        self._writes[rel] = self._pool.submit(_write_one, tmp, content)
 
     def wait(self, rels: Iterable[str]) -> dict[str, str]:
         """Wait until the files ``rels`` are staged (raising a staging error); rel → temporary
         file.  They stay this object's to remove until :meth:`committed`."""
         out = {}
         for rel in rels:
-            tmp, future = self._files[rel]
-            future.result()
-            out[rel] = tmp
+            self._writes[rel].result()
+            out[rel] = self._temporary[rel]
         return out
 
     def committed(self, rels: Iterable[str]) -> None:
         """The files ``rels`` are in place: no longer this object's to remove."""
         for rel in rels:
-            del self._files[rel]
-        if not self._files:
+            del self._temporary[rel], self._writes[rel]
+        if not self._temporary:
             self._created.clear()  # they hold the committed files now
 
     def close(self) -> None:
@@ -309,9 +309,10 @@ class FilesAhead:
                 self._pool = None
             except KeyboardInterrupt as exc:
                 interrupted = exc
-        for tmp, _ in self._files.values():
+        for tmp in self._temporary.values():
             _unlink_quietly(tmp)
-        self._files.clear()
+        self._temporary.clear()
+        self._writes.clear()
         for d in reversed(self._created):
             with contextlib.suppress(OSError):
                 os.rmdir(d)
