@@ -151,6 +151,19 @@ def test_an_error_while_resampling_removes_the_folders_made_ahead(
     assert sorted(os.listdir(tmp_path)) == ["in.csv"]
 
 
+def test_a_file_where_the_curves_folder_goes_is_one_clear_error(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "curves").write_text("a file")
+    assert _cli(_scores_csv(tmp_path / "in.csv"), out) == 1
+    err = capsys.readouterr().err
+    assert (
+        err == f"prcurve: error: cannot write the report to {out}: {out / 'curves'} exists "
+        "and is not a directory\n"
+    )
+    assert os.listdir(out) == ["curves"] and (out / "curves").read_text() == "a file"
+
+
 def test_an_error_staging_ahead_is_raised_by_write_tree(tmp_path):
     out = tmp_path / "out"
     (out / "curves" / "a.csv").mkdir(parents=True)  # a directory where the file goes

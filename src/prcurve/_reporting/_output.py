@@ -310,7 +310,8 @@ class FilesAhead:
             except KeyboardInterrupt as exc:
                 interrupted = exc
         for tmp in self._temporary.values():
-            _unlink_quietly(tmp)
+            with contextlib.suppress(OSError):  # also never made (no folder where it goes)
+                os.unlink(tmp)
         self._temporary.clear()
         self._writes.clear()
         for d in reversed(self._created):
