@@ -4,6 +4,7 @@ or Ctrl-C."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -75,6 +76,7 @@ def staged_before_resampling_ends(monkeypatch):
         folder = os.path.join(ahead.out_dir, "curves")
         seen["staged"] = sorted(n.split("-", 2)[2] for n in os.listdir(folder) if n[0] == ".")
         seen["threads"] = [t.name for t in _ahead_threads()]
+        seen["workers"] = len(multiprocessing.active_children())  # forked before any thread
 
     monkeypatch.setattr(write_module, "start_curve_files", spy)
     return seen
@@ -88,6 +90,7 @@ def test_files_written_ahead_are_the_bytes_written_at_the_end(
     assert _cli(src, tmp_path / "ahead", "--jobs", jobs) == 0
     assert staged_before_resampling_ends["staged"] == ["a.csv", "b.csv"]
     assert staged_before_resampling_ends["threads"]  # written in the background thread
+    assert staged_before_resampling_ends["workers"] == (2 if jobs == "2" else 0)
     assert _ahead_threads() == [] and _leftovers(tmp_path) == []
     # the old way: every file written by write_report at the end, nothing ahead
     data = read_labelled_scores(str(src), "y", ["a", "b"])

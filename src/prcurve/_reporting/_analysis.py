@@ -618,7 +618,7 @@ def _run_tasks(
                         else pool.submit(_timed, fn, *args): key
                         for i, (key, _, fn, args, _) in enumerate(tasks)
                     }
-                    if meanwhile is not None:
+                    if meanwhile is not None:  # with fork, all workers exist now: may start threads
                         meanwhile()
                         _announce(progress, f"bootstrap ({jobs} processes)")
                     for done, fut in enumerate(as_completed(futures), start=1):
@@ -669,8 +669,9 @@ def analyse(
     the PR curve).  The inference steps (intervals, bootstrap, band, comparisons) are independent
     tasks, each with its own random stream spawned from ``settings.seed``, so the results are the
     same whether they run one after the other or, for large data, in ``settings.jobs``
-    processes.  ``curves_ready`` is called with every scorer's PR curve once the worker
-    processes have started (the CLI starts writing the curve files then, in a thread).
+    processes.  ``curves_ready`` is called once with every scorer's PR curve, while the steps
+    run in the worker processes (once all are started, so it may start threads) or before the
+    steps run here; the CLI starts writing the curve files then, in a thread.
     """
     level = settings.level
     names = list(data.scores)
