@@ -238,3 +238,11 @@ def test_the_thread_is_joined_before_the_files_are_removed(tmp_path, monkeypatch
         raise KeyboardInterrupt
     assert finished == [True] and len(calls) == 2
     assert _ahead_threads() == [] and not out.exists()
+
+
+def test_files_staged_for_another_folder_are_written_here(tmp_path):
+    with FilesAhead(str(tmp_path / "elsewhere")) as ahead:
+        ahead.start("a.csv", "staged elsewhere\n")
+        write_tree(str(tmp_path / "out"), {"a.csv": "written here\n"}, ahead=ahead)
+    assert (tmp_path / "out" / "a.csv").read_text() == "written here\n"
+    assert sorted(os.listdir(tmp_path)) == ["out"]

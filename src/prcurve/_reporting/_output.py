@@ -85,14 +85,16 @@ def write_tree(
     restored if a later rename fails.  On error nothing new is left behind, the older files are
     back, and an :class:`OutputError` is raised.  Returns relative path → absolute path.
 
-    A file that ``ahead`` (:class:`FilesAhead`) has staged already is not written again: its
-    temporary file is waited for (its error raised here, as if it were written now) and renamed
-    into place with the others.
+    A file that ``ahead`` (:class:`FilesAhead` of the same ``out_dir``) has staged already is
+    not written again: its temporary file is waited for (its error raised here, as if it were
+    written now) and renamed into place with the others.
     """
     out_dir = os.path.abspath(out_dir)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise OutputError(f"cannot write {what} to {out_dir}: it exists and is not a directory")
     targets = {rel: os.path.join(out_dir, *rel.split("/")) for rel in files}
+    if ahead is not None and ahead.out_dir != out_dir:  # staged elsewhere: written here
+        ahead = None
     early = [] if ahead is None else [rel for rel in files if rel in ahead]
     own = {rel: content for rel, content in files.items() if rel not in early}
     created: list[str] = []  # directories made here, outermost first
