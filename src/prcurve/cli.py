@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, BinaryIO, TextIO
 
 from ._cli_parser import build_parser
@@ -218,7 +219,8 @@ def _run_report(
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
-    from ._reporting._write import write_report
+    from ._reporting._output import FilesAhead
+    from ._reporting._write import start_curve_files, write_report
 
     settings = Settings(
         source=data.source,
@@ -234,10 +236,15 @@ def _run_report(
         weight=args.weight,
         **_operating_settings(args),
     )
-    analysis = analyse(data, settings, progress=progress)
-    del data  # the analysis keeps what it needs
-    trim_memory()
-    paths = write_report(analysis, args.out, progress=progress)
+    # the curve files are written while the workers resample; committed with the rest, or
+    # removed (on any error or Ctrl-C) when the block ends
+    with FilesAhead(args.out) as ahead:
+        analysis = analyse(
+            data, settings, progress=progress, curves_ready=partial(start_curve_files, ahead)
+        )
+        del data  # the analysis keeps what it needs
+        trim_memory()
+        paths = write_report(analysis, args.out, progress=progress, ahead=ahead)
     progress.finish()
     if not args.quiet:
         print(f"Report written to {paths['report']}")

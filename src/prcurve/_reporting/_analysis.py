@@ -631,7 +631,7 @@ def _run_tasks(
                         else pool.submit(_timed, fn, *args): key
                         for i, (key, _, fn, args, _) in enumerate(tasks)
                     }
-                    if meanwhile is not None:
+                    if meanwhile is not None:  # with fork, all workers exist now: may start threads
                         meanwhile()
                         _announce(progress, f"bootstrap ({jobs} processes)")
                     for done, fut in enumerate(as_completed(futures), start=1):
@@ -670,7 +670,11 @@ def derived_curves(pr: PRCurve) -> dict[str, Any]:
 
 
 def analyse(
-    data: LabelledScores, settings: Settings, *, progress: Progress | None = None
+    data: LabelledScores,
+    settings: Settings,
+    *,
+    progress: Progress | None = None,
+    curves_ready: Callable[[dict[str, PRCurve]], None] | None = None,
 ) -> Analysis:
     """Compute every curve and number of the report (no drawing, no writing).
 
@@ -678,7 +682,9 @@ def analyse(
     the PR curve).  The inference steps (intervals, bootstrap, band, comparisons) are independent
     tasks, each with its own random stream spawned from ``settings.seed``, so the results are the
     same whether they run one after the other or, for large data, in ``settings.jobs``
-    processes.
+    processes.  ``curves_ready`` is called once with every scorer's PR curve, while the steps
+    run in the worker processes (once all are started, so it may start threads) or before the
+    steps run here; the CLI starts writing the curve files then, in a thread.
     """
     level = settings.level
     names = list(data.scores)
@@ -694,6 +700,8 @@ def analyse(
             curves[name]["timings"] = timings
 
     def the_rest_of_the_curves() -> None:  # while the workers resample (they need only "pr")
+        if curves_ready is not None:
+            curves_ready({name: c["pr"] for name, c in curves.items()})
         for name, c in curves.items():
             with _Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
                 pr = c["pr"]

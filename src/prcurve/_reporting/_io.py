@@ -2,17 +2,16 @@
 
 Every problem with the input becomes an :class:`InputError` whose message is one line naming the
 file, the column and (for bad values) the row, so the CLI can print it and exit with status 1.
+The contents of output files (CSV text, PNG bytes) are made here too; writing them into the
+output directory is ``_output``'s (its names are re-exported here).
 """
 
 from __future__ import annotations
 
 import codecs
-import contextlib
-import errno
 import glob
 import io
 import os
-import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from ._csv import (
     read_header,
     read_utf8_columns,
 )
+from ._output import OutputError, check_writable, write_tree  # the output side, re-exported
 
 __all__ = [
     "BUILTIN_EXAMPLE",
@@ -77,10 +77,6 @@ _FALSE = {"0", "0.0", "false", "f", "no", "n", "neg", "negative", "-1", "-1.0"}
 
 class InputError(ValueError):
     """Bad input data for the command line (one-line message)."""
-
-
-class OutputError(RuntimeError):
-    """The output could not be written (one-line message)."""
 
 
 @dataclass(frozen=True)
@@ -477,184 +473,6 @@ def figure_png(fig: Any, *, dpi: int = 110) -> bytes:
     image.save(out, format="png", compress_level=PNG_COMPRESS_LEVEL, dpi=(dpi, dpi))
     del image, pixels  # release the view of raw's buffer
     return out.getvalue()
-
-
-def check_writable(out_dir: str, what: str = "the report") -> None:
-    """Fail early (before any computing) when ``out_dir`` cannot be written."""
-    out_dir = os.path.abspath(out_dir)
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise OutputError(f"cannot write {what} to {out_dir}: it exists and is not a directory")
-    existing = out_dir
-    while not os.path.isdir(existing):
-        up = os.path.dirname(existing)
-        if os.path.lexists(existing) or up == existing:
-            break
-        existing = up
-    if not os.path.isdir(existing):
-        raise OutputError(f"cannot write {what} to {out_dir}: {existing} is not a directory")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        reason = "read-only file system" if _read_only(existing) else "permission denied"
-        where = "" if existing == out_dir else f" ({existing})"
-        raise OutputError(f"cannot write {what} to {out_dir}: {reason}{where}")
-
-
-def _read_only(path: str) -> bool:
-    try:
-        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):
-        return False
-
-
-#: Prefix of the temporary files a report is staged in (hidden, beside their final place).
-STAGING_PREFIX = ".prcurve-"
-
-
-#: A file's content for :func:`write_tree`: text, bytes, or a function writing to a binary file
-#: (so that large files stream to disk instead of being built in memory first).
-Content = str | bytes | Callable[[BinaryIO], object]
-
-
-def write_tree(
-    out_dir: str, files: Mapping[str, Content], *, what: str = "the report"
-) -> dict[str, str]:
-    """Write ``files`` (relative path with ``/`` → content) into ``out_dir``, all or nothing.
-
-    Only the files named in ``files`` are created or replaced; every other file in ``out_dir``
-    and its subdirectories is left alone.  Each file is first written completely to a hidden
-    temporary file in the directory it goes to (so staging needs no access to the parent of
-    ``out_dir`` and never crosses a file system); only when all are written are they renamed
-    into place, an older file of the same name being set aside in the same directory and
-    restored if a later rename fails.  On error nothing new is left behind, the older files are
-    back, and an :class:`OutputError` is raised.  Returns relative path → absolute path.
-    """
-    out_dir = os.path.abspath(out_dir)
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise OutputError(f"cannot write {what} to {out_dir}: it exists and is not a directory")
-    targets = {rel: os.path.join(out_dir, *rel.split("/")) for rel in files}
-    created: list[str] = []  # directories made here, outermost first
-    staged: dict[str, str] = {}  # destination → its temporary file
-    try:
-        _check_targets(out_dir, targets.values())
-        for dst in targets.values():
-            _make_dirs(os.path.dirname(dst), created)
-        for rel in files:
-            staged[targets[rel]] = _temporary_name(targets[rel])
-        _write_staged({staged[targets[rel]]: content for rel, content in files.items()})
-        _rename_all(staged)
-    except BaseException as exc:  # also Ctrl-C: no partial output, the older files back
-        for tmp in staged.values():
-            _unlink_quietly(tmp)
-        for d in reversed(created):
-            with contextlib.suppress(OSError):
-                os.rmdir(d)
-        if not isinstance(exc, OSError):
-            raise
-        where = (
-            f" ({exc.filename})" if exc.filename and exc.filename not in str(exc.strerror) else ""
-        )
-        raise OutputError(
-            f"cannot write {what} to {out_dir}: {exc.strerror or exc}{where}"
-        ) from None
-    return {rel: targets[rel] for rel in files}
-
-
-def _write_one(tmp: str, content: Content) -> None:
-    with open(tmp, "xb") as f:
-        if callable(content):  # streams a large file instead of building it in memory
-            content(f)
-        else:
-            f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
-
-
-def _write_staged(contents: dict[str, Content]) -> None:
-    """Write each temporary file; the callable contents (curve files streamed by pyarrow's
-    writer, which releases the GIL, and the page, whose figures are drawn as it is written) in
-    threads, so that drawing and writing overlap.  Every thread has finished when this returns
-    or raises (also on Ctrl-C), so the caller may then remove the files."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    streams = [(tmp, c) for tmp, c in contents.items() if callable(c)]
-    for tmp, content in contents.items():
-        if not callable(content):
-            _write_one(tmp, content)
-    if len(streams) <= 1:
-        for tmp, content in streams:
-            _write_one(tmp, content)
-        return
-    pool = ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(streams)))
-    try:
-        futures = [pool.submit(_write_one, tmp, content) for tmp, content in streams]
-        for future in futures:
-            future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-#: Threads writing a report's streamed files at once.
-WRITER_THREADS = 2
-
-
-def _check_targets(out_dir: str, targets: Any) -> None:
-    """Every destination may take a file: no directory in its place, no file as its parent."""
-    for dst in targets:
-        if os.path.isdir(dst):
-            raise OSError(errno.EEXIST, f"{dst} exists and is a directory", dst)
-        parent = os.path.dirname(dst)
-        while len(parent) > len(out_dir):
-            if os.path.lexists(parent) and not os.path.isdir(parent):
-                raise OSError(errno.EEXIST, f"{parent} exists and is not a directory", parent)
-            parent = os.path.dirname(parent)
-
-
-def _make_dirs(path: str, created: list[str]) -> None:
-    missing = []
-    while not os.path.isdir(path):
-        missing.append(path)
-        path = os.path.dirname(path)
-    for d in reversed(missing):
-        os.mkdir(d)
-        created.append(d)
-
-
-def _temporary_name(dst: str) -> str:
-    """A fresh hidden name in the directory of ``dst`` (not created)."""
-    folder, name = os.path.split(dst)
-    return os.path.join(folder, f"{STAGING_PREFIX}{secrets.token_hex(6)}-{name}")
-
-
-def _rename_all(staged: Mapping[str, str]) -> None:
-    """Rename every temporary file onto its destination, or undo every rename done.
-
-    Each rename stays within one directory.  An older destination file is first renamed aside
-    (same directory) so that it can be put back if a later rename fails.
-    """
-    done: list[tuple[str, str | None]] = []  # (destination, where its older file was set aside)
-    try:
-        for dst, tmp in staged.items():
-            aside = None
-            if os.path.lexists(dst):
-                aside = _temporary_name(dst)
-                os.replace(dst, aside)
-            done.append((dst, aside))
-            os.replace(tmp, dst)
-    except BaseException:  # OSError or Ctrl-C: undo every rename done
-        for dst, aside in reversed(done):
-            if os.path.lexists(staged[dst]):  # the new file never arrived
-                if aside is not None:
-                    os.replace(aside, dst)
-                continue
-            _unlink_quietly(dst)
-            if aside is not None:
-                os.replace(aside, dst)
-        raise
-    for _, aside in done:
-        if aside is not None:
-            _unlink_quietly(aside)
-
-
-def _unlink_quietly(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
 
 
 # --- inputs of the Dask engine (cheap: the CLI chooses the engine before importing SciPy) ---

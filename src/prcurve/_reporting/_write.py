@@ -2,7 +2,8 @@
 
 :func:`write_report` renders the figures and the page (``_html``) from an
 :class:`~._analysis.Analysis` and writes every file through ``_io.write_tree``, which moves them
-into place only when everything succeeded.
+into place only when everything succeeded.  :func:`start_curve_files` writes the large curve
+files earlier, while the report is still being computed, for :func:`write_report` to commit.
 """
 
 from __future__ import annotations
@@ -18,20 +19,29 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from .. import __version__
+from .._core._empirical import PRCurve
+from .._prg._curve import PRGCurve
 from ._analysis import (
     FALLBACK_REASON,
     HEADLINE_KINDS,
     HEADLINE_REASON,
     Analysis,
     Progress,
-    ScorerAnalysis,
     _Stage,
     headline_interval,
 )
-from ._io import Content, curve_csv, write_tree
+from ._io import curve_csv
 from ._operating import comparison_entry, comparison_summary, deployment_files, operating_summary
+from ._output import Content, FilesAhead, write_tree
 
-__all__ = ["curve_files", "file_stems", "scorer_files", "summary", "write_report"]
+__all__ = [
+    "curve_files",
+    "file_stems",
+    "scorer_files",
+    "start_curve_files",
+    "summary",
+    "write_report",
+]
 
 
 # --- summary.json ------------------------------------------------------------------------------
@@ -213,9 +223,10 @@ def _csv_bytes(columns: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
-def _curve_columns(sc: ScorerAnalysis) -> dict[str, Any]:
-    """The columns of a scorer's curve file (its ROC and PRG curves derived now)."""
-    pr, roc, prg = sc.pr, sc.roc, sc.prg
+def _curve_columns(pr: PRCurve) -> dict[str, Any]:
+    """The columns of a scorer's curve file (its ROC and PRG curves derived now from ``pr``, as
+    ``ScorerAnalysis.roc`` and ``ScorerAnalysis.prg`` are)."""
+    roc, prg = pr.to_roc(), PRGCurve.from_pr(pr)
     return {
         "threshold": pr.thresholds,
         "tp": pr.tp,
@@ -237,7 +248,7 @@ def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
     stems = file_stems(list(analysis.scorers))
     for name, sc in analysis.scorers.items():
         stem = stems[name]
-        files[f"{stem}.csv"] = _csv_writer(partial(_curve_columns, sc))
+        files[f"{stem}.csv"] = _csv_writer(partial(_curve_columns, sc.pr))
         a = sc.achievable
         files[f"{stem}_achievable.csv"] = _csv_writer(
             {
@@ -261,6 +272,19 @@ def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
         for file_name, columns in deployment_files(stem, sc.operating).items():
             files[file_name] = _csv_writer(columns)
     return files
+
+
+def start_curve_files(ahead: FilesAhead, curves: dict[str, PRCurve]) -> None:
+    """Start writing each scorer's curve file ``curves/<stem>.csv`` (the largest files of the
+    report, from the PR curve alone) in ``ahead``'s background thread.
+
+    ``curves`` maps every score column, in the report's order, to its PR curve — the very
+    curves the :class:`Analysis` will hold: :func:`write_report` (given ``ahead``) commits
+    these files instead of writing them again.
+    """
+    stems = file_stems(list(curves))
+    for name, pr in curves.items():
+        ahead.start(f"curves/{stems[name]}.csv", _csv_writer(partial(_curve_columns, pr)))
 
 
 #: Suffixes of a scorer's curve files: ``<stem>.csv``, ``<stem>_achievable.csv``, ...
@@ -323,13 +347,19 @@ def _digest(name: str) -> str:
 
 
 def write_report(
-    analysis: Analysis, out_dir: str, *, progress: Progress | None = None
+    analysis: Analysis,
+    out_dir: str,
+    *,
+    progress: Progress | None = None,
+    ahead: FilesAhead | None = None,
 ) -> dict[str, str]:
     """Render and write the report into ``out_dir``, atomically; return the written paths.
 
     Everything is built in memory, written to hidden temporary files inside ``out_dir`` and
     renamed into place only when complete, so a failure leaves no partial report (an earlier
     report there is kept); files in ``out_dir`` that the report does not write are left alone.
+    The files ``ahead`` has staged already (:func:`start_curve_files`) are committed with the
+    others instead of being written again.
     """
     from ._html import render_figures, render_html
 
@@ -348,5 +378,5 @@ def write_report(
         **curves,
     }
     with _Stage(progress, "figures and files", timings, "writing"):
-        written = write_tree(out_dir, files, what="the report")
+        written = write_tree(out_dir, files, what="the report", ahead=ahead)
     return {"report": written["report.html"], "summary": written["summary.json"]}
