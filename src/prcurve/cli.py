@@ -219,6 +219,7 @@ def _run_report(
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
+    from ._reporting._figures import FiguresAhead
     from ._reporting._output import FilesAhead
     from ._reporting._write import start_curve_files, write_report
 
@@ -236,15 +237,19 @@ def _run_report(
         weight=args.weight,
         **_operating_settings(args),
     )
-    # the curve files are written while the workers resample; committed with the rest, or
-    # removed (on any error or Ctrl-C) when the block ends
-    with FilesAhead(args.out) as ahead:
+    # the curve files are written while the workers resample, and the figures drawn once the
+    # bands are in; committed with the rest, or removed (on any error or Ctrl-C) when the
+    # block ends
+    with FilesAhead(args.out) as ahead, FiguresAhead() as figures:
         analysis = analyse(
-            data, settings, progress=progress, curves_ready=partial(start_curve_files, ahead)
-        )
+            data, settings, progress=progress, curves_ready=partial(start_curve_files, ahead),
+            figures_ready=figures.start,
+        )  # fmt: skip
         del data  # the analysis keeps what it needs
         trim_memory()
-        paths = write_report(analysis, args.out, progress=progress, ahead=ahead)
+        paths = write_report(
+            analysis, args.out, progress=progress, ahead=ahead, figures=figures
+        )  # fmt: skip
     progress.finish()
     if not args.quiet:
         print(f"Report written to {paths['report']}")

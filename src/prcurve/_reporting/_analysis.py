@@ -605,15 +605,23 @@ def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: An
     return tasks
 
 
+Results = dict[tuple[str, str], tuple[Any, list[str], float]]
+
+
 def _run_tasks(
-    tasks: list[Task], jobs: int, progress: Any, meanwhile: Callable[[], None] | None = None
-) -> dict[tuple[str, str], tuple[Any, list[str], float]]:
+    tasks: list[Task],
+    jobs: int,
+    progress: Any,
+    meanwhile: Callable[[], None] | None = None,
+    on_result: Callable[[Results], None] | None = None,
+) -> Results:
     """Run the steps, in ``jobs`` processes when the work is large enough to pay for them.
 
     ``meanwhile`` is work of the main process that the steps do not need: it runs while the
-    worker processes resample (before the steps, when they run here).
+    worker processes resample (before the steps, when they run here).  ``on_result(results)``
+    is called after each step's result is in (the results so far).
     """
-    results: dict[tuple[str, str], tuple[Any, list[str], float]] = {}
+    results: Results = {}
     jobs = min(jobs, len(tasks))
     if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
         from concurrent.futures import as_completed
@@ -636,6 +644,8 @@ def _run_tasks(
                         _announce(progress, f"bootstrap ({jobs} processes)")
                     for done, fut in enumerate(as_completed(futures), start=1):
                         results[futures[fut]] = fut.result()
+                        if on_result is not None:
+                            on_result(results)
                         if progress is not None:
                             progress(done, len(tasks))
                 except KeyboardInterrupt:
@@ -649,6 +659,8 @@ def _run_tasks(
         for key, label, fn, args, _ in tasks:
             _announce(progress, label)
             results[key] = _timed(fn, *args, progress=progress)
+            if on_result is not None:
+                on_result(results)
             if progress is not None:
                 progress(1, 1)
     return results
@@ -675,6 +687,7 @@ def analyse(
     *,
     progress: Progress | None = None,
     curves_ready: Callable[[dict[str, PRCurve]], None] | None = None,
+    figures_ready: Callable[[Analysis], None] | None = None,
 ) -> Analysis:
     """Compute every curve and number of the report (no drawing, no writing).
 
@@ -685,6 +698,10 @@ def analyse(
     processes.  ``curves_ready`` is called once with every scorer's PR curve, while the steps
     run in the worker processes (once all are started, so it may start threads) or before the
     steps run here; the CLI starts writing the curve files then, in a thread.
+    ``figures_ready`` is called once, as soon as every scorer's band is in, with an
+    :class:`Analysis` holding only what the figures draw (each scorer's curves, areas and band;
+    equal to the final analysis's); the CLI starts drawing the page's figures then, in a thread,
+    while the other steps run.
     """
     level = settings.level
     names = list(data.scores)
@@ -710,9 +727,28 @@ def analyse(
     tasks = _inference_tasks(problems, settings, seeds)
     plans = {key: p for key, _, _, _, p in tasks}
     everything = tasks + _operating_tasks(problems, curves, settings)
+    n_pos = int(np.count_nonzero(data.y))
+
+    def curves_and_band(name: str, results: Results) -> ScorerAnalysis:
+        """A scorer's curves, areas and band: all its figures draw."""
+        c = curves[name]
+        band_reason, _, _ = results[(name, "band")]
+        band, band_why = (None, "") if band_reason is None else band_reason
+        if band is not None:
+            band = rescale_band(band, c["pr"], plans[(name, "band")])
+        keep = ("pr", "achievable", "roc_hull", "prg_hull", "roc_auc", "auprg", "best_f1", "auc_pr")
+        return ScorerAnalysis(name=name, band=band, band_reason=band_why, **{k: c[k] for k in keep})
+
+    def bands_done(results: Results) -> None:  # once: the figures may be drawn from here on
+        nonlocal figures_ready
+        if figures_ready is not None and all((name, "band") in results for name in names):
+            view = {name: curves_and_band(name, results) for name in names}
+            figures_ready(Analysis(settings, data.n, n_pos, data.n - n_pos, view))
+            figures_ready = None
+
     results = _run_tasks(
         sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress,
-        meanwhile=the_rest_of_the_curves,
+        meanwhile=the_rest_of_the_curves, on_result=bands_done,
     )  # fmt: skip
 
     scorers: dict[str, ScorerAnalysis] = {}
@@ -723,31 +759,18 @@ def analyse(
         cis, n1 = _closed_form_intervals(c["auc_pr"], _effective_positives(*problems[name]), level)
         timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
-        band_reason, n3, timings["band"] = results[(name, "band")]
-        band, band_why = (None, "") if band_reason is None else band_reason
+        _, n3, timings["band"] = results[(name, "band")]
         pr = c["pr"]
         if boot is not None:
             p = plans[(name, "auc_pr_bootstrap")]
             boot = rescale_interval(boot, c["auc_pr"][BOOTSTRAP_METHOD], pr.n_pos, p)
-        if band is not None:
-            band = rescale_band(band, pr, plans[(name, "band")])
         notes = n1 + n2 + n3 + _start_share_note(pr, c["auc_pr"])
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
         operating, _, timings["operating_points"] = results[(name, "operating_points")]
-        scorers[name] = ScorerAnalysis(
-            name=name,
-            pr=c["pr"],
-            achievable=c["achievable"],
-            roc_hull=c["roc_hull"],
-            prg_hull=c["prg_hull"],
-            roc_auc=c["roc_auc"],
-            auprg=c["auprg"],
-            best_f1=c["best_f1"],
-            auc_pr=c["auc_pr"],
+        scorers[name] = replace(
+            curves_and_band(name, results),
             auc_pr_ci=cis,
-            band=band,
-            band_reason=band_why,
             notes=notes,
             timings=timings,
             operating=operating,
@@ -762,7 +785,6 @@ def analyse(
             p = plans[(a, other)]
             res = rescale_comparison(res, curves[a]["pr"], curves[other]["pr"], p)
             comparisons.append((a, other, res))
-    n_pos = int(np.count_nonzero(data.y))
     steps = [InferenceStep(key, label, p, results[key][2]) for key, label, _, _, p in everything]
     if settings.prevalence is not None:  # the operating steps' interval and band at π
         for key, _, _, args, _ in everything:

@@ -18,7 +18,7 @@ from ._analysis import Analysis
 from ._io import figure_png
 from ._layout import fixed_layout
 
-__all__ = ["Figure", "draw_figures", "render_figures"]
+__all__ = ["Figure", "FiguresAhead", "draw_figures", "render_figures"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,44 @@ def render_figures(analysis: Analysis) -> list[Figure]:
         out.append(Figure(key, title, caption, figure_png(fig)))
         fig.clear()  # its lines' data freed now, not when the garbage collector finds the cycles
     return out
+
+
+class FiguresAhead:
+    """The page's figures drawn in a background thread while the report's steps still run.
+
+    Use it as a context manager around computing and writing the report: :meth:`start` (given
+    as ``figures_ready`` to ``analyse``) starts :func:`render_figures` in one thread on what
+    the figures draw; :meth:`figures` waits for them (None if never started: draw them then).
+    Leaving the block joins the thread (a figure being drawn is finished), so no thread outlives
+    the report, also on an error or Ctrl-C.
+    """
+
+    def __init__(self) -> None:
+        self._pool: Any = None
+        self._future: Any = None
+
+    def __enter__(self) -> FiguresAhead:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def start(self, analysis: Analysis) -> None:
+        """Start drawing the figures of ``analysis`` (each scorer's curves, areas and band)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._future is not None:
+            raise ValueError("analysis: the figures are being drawn already; expected one start")
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prcurve-figures")
+        self._future = self._pool.submit(render_figures, analysis)
+
+    def figures(self) -> list[Figure] | None:
+        """The figures (raising the drawing's error), or None if :meth:`start` was not called."""
+        return None if self._future is None else self._future.result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _legend_below(ax: Any) -> None:

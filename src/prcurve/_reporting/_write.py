@@ -30,6 +30,7 @@ from ._analysis import (
     _Stage,
     headline_interval,
 )
+from ._figures import FiguresAhead
 from ._io import curve_csv
 from ._operating import comparison_entry, comparison_summary, deployment_files, operating_summary
 from ._output import Content, FilesAhead, write_tree
@@ -352,6 +353,7 @@ def write_report(
     *,
     progress: Progress | None = None,
     ahead: FilesAhead | None = None,
+    figures: FiguresAhead | None = None,
 ) -> dict[str, str]:
     """Render and write the report into ``out_dir``, atomically; return the written paths.
 
@@ -359,7 +361,8 @@ def write_report(
     renamed into place only when complete, so a failure leaves no partial report (an earlier
     report there is kept); files in ``out_dir`` that the report does not write are left alone.
     The files ``ahead`` has staged already (:func:`start_curve_files`) are committed with the
-    others instead of being written again.
+    others instead of being written again, and the figures ``figures`` has drawn (if it has
+    started) are put on the page instead of being drawn again.
     """
     from ._html import render_figures, render_html
 
@@ -369,8 +372,9 @@ def write_report(
     data["files"] = ["report.html", "summary.json", *curves]
 
     def page(f: BinaryIO) -> None:  # drawn while the curve files are written (threads)
-        figures = render_figures(analysis)
-        f.write(render_html(analysis, data, figures).encode("utf-8"))
+        drawn = None if figures is None else figures.figures()
+        drawn = render_figures(analysis) if drawn is None else drawn
+        f.write(render_html(analysis, data, drawn).encode("utf-8"))
 
     files: dict[str, Content] = {
         "report.html": page,
