@@ -148,6 +148,11 @@ def _paired_counts(
     return tp, fp, tp_prev, fp_prev, n_pos, n_neg
 
 
+def _stack(blocks: list[tuple[Any, ...]]) -> list[Any]:
+    """Blocks of ``(array or None, ...)`` stacked along the replicates, column by column."""
+    return [None if col[0] is None else np.concatenate(col) for col in zip(*blocks, strict=True)]
+
+
 def _band(grid, centre, sup, level, recall_range, n, n_pos, ties, sampling) -> PRConfidenceBand:
     radius = weighted_quantile(sup, level)
     b = sup.shape[0]
@@ -313,6 +318,8 @@ def compare(
     # changes no value)
     batch = block_rows(width, n_resamples)
     pending: list[list[tuple[Any, ...]]] = [[], []]
+    tpp: np.ndarray | None
+    fpp: np.ndarray | None
     done = start = 0
     while done < n_resamples:
         b = min(rows, n_resamples - done)
@@ -332,10 +339,7 @@ def compare(
         done += b
         if done - start >= batch or done == n_resamples:
             for j in range(2):
-                tp, fp, tpp, fpp, npos = (
-                    None if parts[0] is None else np.concatenate(parts)
-                    for parts in zip(*pending[j], strict=True)
-                )
+                tp, fp, tpp, fpp, npos = _stack(pending[j])
                 reps[start:done, j] = batched_area(tp, fp, npos, method)
                 prs = functional_precision(tp, fp, npos, grid, tp_prev=tpp, fp_prev=fpp, ties=ties)
                 sups[start:done, j] = np.abs(prs - centres[j][None, :]).max(axis=1)
