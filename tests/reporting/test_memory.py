@@ -64,3 +64,41 @@ def test_parallel_steps_are_inherited_and_forgotten(monkeypatch):
     parallel = analyse(data, settings)
     assert all(sc.operating is not None for sc in parallel.scorers.values())
     assert analysis_module._FORKED_STEPS == []  # no arrays left behind after the pool
+
+
+# A worker frees a block's 8 MB array at the top of the heap: with the default trim threshold
+# (128 kB once the mmap threshold is fixed) its pages go back to the system and the next block
+# faults them in again; with WORKER_TRIM they stay for the next block.
+WORKER_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from prcurve._reporting._memory import (
+        WORKER_THRESHOLD, WORKER_TRIM, set_mmap_threshold, set_trim_threshold,
+    )
+
+    def rss():
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("VmRSS")) / 1024
+
+    assert set_mmap_threshold(WORKER_THRESHOLD)
+    if sys.argv[1] == "worker":
+        assert set_trim_threshold(WORKER_TRIM)
+    block = np.ones(2**20)  # 8 MB from the heap (below the mmap threshold)
+    held = rss()
+    del block
+    print(held - rss())
+    """
+)
+
+
+@pytest.mark.skipif(not GLIBC, reason="mallopt is glibc's")
+def test_worker_trim_threshold_keeps_a_freed_block():
+    def given_back(mode: str) -> float:
+        out = subprocess.run(
+            [sys.executable, "-c", WORKER_SCRIPT, mode], capture_output=True, text=True, check=True
+        )
+        return float(out.stdout)
+
+    assert given_back("default") > 6  # MB: the block's pages returned at once
+    assert given_back("worker") < 1

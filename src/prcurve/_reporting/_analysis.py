@@ -411,10 +411,11 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
-    from ._memory import WORKER_THRESHOLD, set_mmap_threshold
+    from ._memory import WORKER_THRESHOLD, WORKER_TRIM, set_mmap_threshold, set_trim_threshold
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_mmap_threshold(WORKER_THRESHOLD)  # blocks re-use freed memory (see ._memory)
+    set_trim_threshold(WORKER_TRIM)
 
 
 def _stop_workers(pool: Any) -> None:
