@@ -103,10 +103,12 @@ class _Slots:
 
 def _slots(smp: SortedSample) -> _Slots:
     cols = positive_columns(smp)
-    neg_slot = np.searchsorted(cols, smp.neg_group, side="right")
-    tie_slot = np.searchsorted(cols, smp.neg_group, side="left")
-    tie = np.flatnonzero(tie_slot < neg_slot)
-    return _Slots(cols, np.searchsorted(cols, smp.pos_group), neg_slot, tie, tie_slot[tie])
+    is_col = np.zeros(smp.n_groups, dtype=np.intp)
+    is_col[cols] = 1
+    upto = np.cumsum(is_col)  # of group g: how many of cols are <= g
+    neg_slot = upto[smp.neg_group]
+    tie = np.flatnonzero(is_col[smp.neg_group])
+    return _Slots(cols, upto[smp.pos_group] - 1, neg_slot, tie, neg_slot[tie] - 1)
 
 
 def _slot_sums(mult: np.ndarray, slot: np.ndarray, weight: np.ndarray | None, k: int):
