@@ -21,11 +21,12 @@ the same samples (paired):
 
 Coverage is printed with its binomial standard error √(c(1 − c)/R).  ``--budget`` lists the
 work factors to try (1 = the current ``WORK``; 0.5 = half of it); ``--min-positives`` the floor
-of positives in a subsample (the current ``MIN_POSITIVES`` by default).  Each distinct
-(step, m) is computed once per sample.
+of positives in a subsample (the current ``MIN_POSITIVES`` by default); a budget large enough
+resamples every row (m = n, 200 replicates: the baseline).  ``--steps`` selects the steps.  Each
+distinct (step, m) is computed once per sample.
 
 Run:  nice -n 10 python bench/coverage_report_subsample.py [--n 400000] [--repetitions 200]
-      [--budget 1 0.5] [--min-positives 1000 500] [--seed 5]
+      [--budget 1 0.5] [--min-positives 1000 500] [--seed 5] [--steps band ...]
 
 Measured results are in the docstring of ``prcurve._reporting._sizing``.
 """
@@ -60,6 +61,7 @@ from prcurve._reporting._sizing import (
 
 PI, MU_A, MU_B, RHO = 0.05, 1.5, 1.2, 0.5
 LEVEL = 0.95
+STEPS = ("auc_pr_bootstrap", "band", "compare")
 
 
 def population_ap(mu: float) -> float:
@@ -123,6 +125,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, nargs="+", default=[1.0, 0.5])
     parser.add_argument("--min-positives", type=int, nargs="+", default=[MIN_POSITIVES])
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--steps", nargs="+", default=list(STEPS), choices=STEPS)
     args = parser.parse_args()
     n = args.n
     truth_a, truth_b = population_ap(MU_A), population_ap(MU_B)
@@ -147,7 +150,7 @@ def main() -> None:
         }
         done: dict[tuple[str, int], list[tuple[str, bool, float]]] = {}
         for factor, mp in variants:
-            for task in ("auc_pr_bootstrap", "band", "compare"):
+            for task in args.steps:
                 m = rows(task, n, n_pos, factor, mp)
                 if (task, m) not in done:
                     done[(task, m)] = _step(task, m, n, rep, args.seed, y, a, b, c, curves, truths)
