@@ -360,9 +360,11 @@ def _compare_task(
     return res, notes
 
 
-#: Below this many expected seconds of resampling (one core) the steps run in this process:
-#: starting worker processes and shipping them the data costs a few tenths of a second.
-PARALLEL_MIN_SECONDS = 1.0
+#: Below this many expected seconds of resampling (one core, ``_sizing.COST``) the steps run in
+#: this process: starting worker processes costs something.  Forked workers are cheap: on 2 shared
+#: CPUs the report took as long or less with them at 3000, 10⁴, 10⁵ and 10⁶ rows (2026); 0.5 keeps
+#: the small reports (about 0.2–0.3 expected seconds at a few thousand rows) in this process.
+PARALLEL_MIN_SECONDS = 0.5
 
 
 def available_cpus() -> int:

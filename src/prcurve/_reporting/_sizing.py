@@ -58,20 +58,27 @@ __all__ = [
     "subsample",
 ]
 
-#: Row-resamples (rows × replicates) per step with ``--n-resamples auto``; measured costs per
-#: row-resample on one core (2026): bootstrap of AP ≈ 11 ns, paired comparison ≈ 60 ns,
-#: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s; the operating-point
-#: bootstrap (every target of one scorer from one bootstrap) ≈ 7 ns (1.45 s for 200 resamples
+#: Row-resamples (rows × replicates) per step with ``--n-resamples auto``.  The AP bootstrap,
+#: band and comparison budgets were halved in 2026 after measuring that the coverage of their
+#: rescaled subsample intervals does not depend on m at these sizes (see "Budgets and coverage"
+#: in the module docstring); at 10⁶ rows, 5 % positives, they resample 75,000 (AP), 25,000
+#: (comparison) and 20,035 rows (band: the :data:`MIN_POSITIVES` floor) 200 times, ≈ 0.13 s of
+#: one core each (``bench/bench_report_steps.py``).  The operating-point bootstrap (every
+#: target of one scorer from one bootstrap) ≈ 7 ns per row-resample (1.45 s for 200 resamples
 #: of 10⁶ rows), and its budget (60,000 rows × 200; more rows when a chosen threshold flags
 #: few, see :func:`plan_operating`) keeps that step near 0.1–0.25 s at 10⁶ rows.
 WORK = {
-    "auc_pr_bootstrap": 3 * 10**7,
-    "compare": 10**7,
-    "band": 4 * 10**6,
+    "auc_pr_bootstrap": 15 * 10**6,
+    "compare": 5 * 10**6,
+    "band": 2 * 10**6,
     "operating_points": 12 * 10**6,
 }
-#: Seconds per row-resample of each step on one core (measured as above), for planning.
-COST = {"auc_pr_bootstrap": 11e-9, "compare": 60e-9, "band": 95e-9, "operating_points": 7e-9}
+#: Seconds per row-resample of each step on one core, for planning (ordering the steps, and
+#: whether worker processes pay).  Measured with ``bench/bench_report_steps.py`` at the 10⁶-row
+#: report's sizes (fixed costs — the subsample's sort, the band's smoothed reference curve —
+#: included; 2 shared CPUs, so ± 15 %): AP 8.5 ns, comparison 27 ns, band 33 ns (the band was
+#: 95 ns, the comparison 60 ns and the AP 11 ns before the 2026 speed-ups).
+COST = {"auc_pr_bootstrap": 8.5e-9, "compare": 27e-9, "band": 33e-9, "operating_points": 7e-9}
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
 #: Replicates at least: percentile ends and p-values (floor 1/201) resolve 95 % and 0.05.
