@@ -102,3 +102,21 @@ def test_worker_trim_threshold_keeps_a_freed_block():
 
     assert given_back("default") > 6  # MB: the block's pages returned at once
     assert given_back("worker") < 1
+
+
+def test_single_blas_thread_limits_blas_to_one_thread():
+    pytest.importorskip("threadpoolctl")  # optional: comes with scikit-learn
+    script = textwrap.dedent(
+        """
+        import numpy  # loads its BLAS
+        from threadpoolctl import threadpool_info
+        from prcurve._reporting._memory import single_blas_thread
+
+        assert numpy.dot(numpy.ones(3), numpy.ones(3)) == 3
+
+        assert single_blas_thread()
+        print(max(d["num_threads"] for d in threadpool_info() if d["user_api"] == "blas"))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"

@@ -362,9 +362,9 @@ def _compare_task(
 
 #: Below this many expected seconds of resampling (one core, ``_sizing.COST``) the steps run in
 #: this process: starting worker processes costs something.  Forked workers are cheap: on 2 shared
-#: CPUs the report took as long or less with them at 3000, 10⁴, 10⁵ and 10⁶ rows (2026); 0.5 keeps
-#: the small reports (about 0.2–0.3 expected seconds at a few thousand rows) in this process.
-PARALLEL_MIN_SECONDS = 0.5
+#: CPUs the report took as long or less with them at 3000, 10⁴, 10⁵ and 10⁶ rows (2026); 0.3
+#: keeps the small reports (≈ 0.2 expected seconds at a few thousand rows) in this process.
+PARALLEL_MIN_SECONDS = 0.3
 
 
 def available_cpus() -> int:
@@ -413,11 +413,18 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
-    from ._memory import WORKER_THRESHOLD, WORKER_TRIM, set_mmap_threshold, set_trim_threshold
+    from ._memory import (
+        WORKER_THRESHOLD,
+        WORKER_TRIM,
+        set_mmap_threshold,
+        set_trim_threshold,
+        single_blas_thread,
+    )
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_mmap_threshold(WORKER_THRESHOLD)  # blocks re-use freed memory (see ._memory)
     set_trim_threshold(WORKER_TRIM)
+    single_blas_thread()  # no BLAS helper thread spinning on another worker's CPU
 
 
 def _stop_workers(pool: Any) -> None:

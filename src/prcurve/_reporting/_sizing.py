@@ -103,8 +103,9 @@ __all__ = [
 #: band and comparison budgets were halved in 2026 after measuring that the coverage of their
 #: rescaled subsample intervals does not depend on m at these sizes (see "Budgets and coverage"
 #: in the module docstring); at 10⁶ rows, 5 % positives, they resample 75,000 (AP), 25,000
-#: (comparison) and 20,035 rows (band: the :data:`MIN_POSITIVES` floor) 200 times, ≈ 0.13 s of
-#: one core each (``bench/bench_report_steps.py``).  The operating-point bootstrap (every
+#: (comparison) and 20,035 rows (band: the :data:`MIN_POSITIVES` floor) 200 times: 0.07, 0.07
+#: and 0.11–0.14 s of one core (``bench/bench_report_steps.py``; 1.29 s for the five steps of
+#: two scorers before, 0.46 s after).  The operating-point bootstrap (every
 #: target of one scorer from one bootstrap) ≈ 7 ns per row-resample (1.45 s for 200 resamples
 #: of 10⁶ rows), and its budget (60,000 rows × 200; more rows when a chosen threshold flags
 #: few, see :func:`plan_operating`) keeps that step near 0.1–0.25 s at 10⁶ rows.
@@ -116,10 +117,12 @@ WORK = {
 }
 #: Seconds per row-resample of each step on one core, for planning (ordering the steps, and
 #: whether worker processes pay).  Measured with ``bench/bench_report_steps.py`` at the 10⁶-row
-#: report's sizes (fixed costs — the subsample's sort, the band's smoothed reference curve —
-#: included; 2 shared CPUs, so ± 15 %): AP 8.5 ns, comparison 27 ns, band 33 ns (the band was
-#: 95 ns, the comparison 60 ns and the AP 11 ns before the 2026 speed-ups).
-COST = {"auc_pr_bootstrap": 8.5e-9, "compare": 27e-9, "band": 33e-9, "operating_points": 7e-9}
+#: report's sizes, in a worker's settings (fixed costs — the subsample's sort, the band's
+#: smoothed reference curve — included; 2 shared CPUs, so ± 15 %): AP 4.6 ns, comparison 15 ns,
+#: band 31 ns.  Before the 2026 speed-ups (a BLAS thread spinning after each AP estimate, the
+#: comparison's (b, k) count matrices, heap pages faulted in again for every block): AP 11 ns,
+#: comparison 60 ns, band 95 ns (and 9, 46, 37 ns measured just before them).
+COST = {"auc_pr_bootstrap": 4.6e-9, "compare": 15e-9, "band": 31e-9, "operating_points": 7e-9}
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
 #: Replicates at least: percentile ends and p-values (floor 1/201) resolve 95 % and 0.05.
