@@ -128,7 +128,10 @@ def _paired_counts(
     at ``sl.cols`` and ``sl.cols - 1`` (what average precision and the functional estimator
     need), without the (b, k) matrices: the multiplicities are summed into the few columns
     that hold a positive (often far fewer than k) and accumulated there.  Without sample
-    weights the counts are integers, equal to those of ``replicate_counts``.
+    weights the counts are integers, equal to those of ``replicate_counts``; the replicates'
+    areas then differ from those of the former (b, k) path by at most a few ulp (≤ 2·10⁻¹⁵ at
+    10⁶ rows: the sum over columns runs on a C-ordered array instead of a strided one), the
+    bands' sup statistics not at all.  With weights the sums are regrouped, equal to rounding.
 
     Returns ``(tp, fp, tp_prev, fp_prev, n_pos, n_neg)``, the first four of shape
     (b, len(cols)), the totals of shape (b,).
