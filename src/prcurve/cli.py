@@ -174,6 +174,9 @@ def _run_report(
 ) -> int:
     if args.score_prefix or args.multiclass or args.fold:
         return _run_multi_report(args, parser, stdin)
+    from ._reporting._memory import lean_report_memory, trim_memory
+
+    lean_report_memory()  # before pyarrow loads: its memory pool
     from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
     from ._reporting._progress import ProgressBar
 
@@ -184,9 +187,6 @@ def _run_report(
         if not args.label or not args.score:
             parser.error("report: with FILE, --label COL and at least one --score COL are required")
         label, scores = args.label, args.score
-    from ._reporting._memory import lean_report_memory, trim_memory
-
-    lean_report_memory()  # large freed arrays go back to the system
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
     if args.file is not None and _engine(args) == "dask":
@@ -279,6 +279,9 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return int(exc.code or 0)
+    from ._reporting._memory import single_blas_thread
+
+    single_blas_thread()  # before numpy loads (just below): its BLAS on one thread
     from ._reporting._io import InputError, OutputError
 
     try:

@@ -250,3 +250,24 @@ def test_smoothed_band_is_invariant_to_the_scale_of_the_scores(scale):
     got = pr_confidence_band(y, s * scale, n_resamples=100, rng=1)
     assert got.radius == pytest.approx(ref.radius, rel=1e-9)
     np.testing.assert_allclose(np.asarray(got.bandwidth) / scale, ref.bandwidth, rtol=1e-9)
+
+
+def test_kernel_sums_skip_only_terms_ndtr_rounds_to_one():
+    """``_kernel_sums`` writes 1.0 for u >= NDTR_ONE instead of evaluating Φ: the same sums,
+    bit for bit, as evaluating every term."""
+    from scipy.special import ndtr
+
+    from prcurve._inference._kernel import NDTR_ONE, _kernel_sums
+
+    edge = np.linspace(NDTR_ONE, 60.0, 200_001)
+    assert np.all(ndtr(edge) == 1.0) and ndtr(8.29) < 1.0
+    gen = np.random.default_rng(3)
+    x = gen.normal(size=5000)
+    at = np.linspace(-3.0, 4.0, 50)
+    for h in (0.05, 0.3, 2.0):
+        u = (at[:, None] - x[None, :]) / h
+        cdf, pdf = _kernel_sums(x, at, h)
+        assert np.array_equal(cdf, ndtr(u).sum(axis=1) / x.shape[0])
+        assert np.array_equal(
+            pdf, np.exp(-0.5 * u * u).sum(axis=1) / (x.shape[0] * h * np.sqrt(2 * np.pi))
+        )

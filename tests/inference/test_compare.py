@@ -5,7 +5,9 @@ import pytest
 
 from prcurve import ComparisonResult, auc_pr, compare
 from prcurve._core._area import AUC_PR_METHODS
-from prcurve._inference._resample import resample_multiplicities
+from prcurve._core._batch import functional_precision
+from prcurve._inference._compare import _paired_counts, _slots
+from prcurve._inference._resample import prepare, replicate_counts, resample_multiplicities
 
 from ..conftest import make_problem
 
@@ -32,6 +34,35 @@ def test_paired_replicates_equal_brute_force(two_scorers, method, sampling):
             assert res.replicates[r, j] == pytest.approx(auc_pr(y[idx], s[idx], method=method))
     assert res.estimate_a == pytest.approx(auc_pr(y, a, method=method))
     assert res.difference == pytest.approx(res.estimate_a - res.estimate_b)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("weights", [False, True])
+def test_paired_counts_equal_replicate_counts_at_positive_columns(rng, ties, weights):
+    """The compact counts (thresholds holding a positive, and just before them) are those of
+    the full (b, k) replicate counts, and the functional estimator reads the same curve."""
+    y, s, w = make_problem(rng, n=400, prevalence=0.15, ties=ties, weights=weights)
+    smp = prepare(y, s, w)
+    mp, mn = resample_multiplicities(rng, 7, int(y.sum()), int((~y).sum()), "instances")
+    tp0, fp0, npos0, nneg0 = replicate_counts(smp, mp, mn, by_instance=True)
+    sl = _slots(smp)
+    tp, fp, tpp, fpp, npos, nneg = _paired_counts(smp, sl, mp, mn)
+    assert sl.tie.shape[0] > 0 if ties else sl.tie.shape[0] == 0
+    prev = sl.cols - 1
+    want_tpp = np.where(prev >= 0, tp0[:, np.maximum(prev, 0)], 0)
+    want_fpp = np.where(prev >= 0, fp0[:, np.maximum(prev, 0)], 0)
+    for got, want in ((tp, tp0[:, sl.cols]), (fp, fp0[:, sl.cols]), (tpp, want_tpp),
+                      (fpp, want_fpp), (npos, npos0), (nneg, nneg0)):  # fmt: skip
+        if weights:
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+        else:
+            assert got.dtype == np.int64
+            np.testing.assert_array_equal(got, want)
+    grid = np.linspace(0.05, 0.95, 37)
+    for mode in ("interpolate", "strict"):
+        full = functional_precision(tp0, fp0, npos0, grid, ties=mode)
+        part = functional_precision(tp, fp, npos, grid, tp_prev=tpp, fp_prev=fpp, ties=mode)
+        np.testing.assert_allclose(part, full, rtol=1e-12)
 
 
 def test_interval_and_p_value_definitions(two_scorers):

@@ -63,3 +63,40 @@ def test_parallel_steps_are_inherited_and_forgotten(monkeypatch):
     parallel = analyse(data, settings)
     assert all(sc.operating is not None for sc in parallel.scorers.values())
     assert analysis_module._FORKED_STEPS == []  # no arrays left behind after the pool
+
+
+def test_single_blas_thread_limits_blas_to_one_thread():
+    pytest.importorskip("threadpoolctl")  # optional: comes with scikit-learn
+    script = textwrap.dedent(
+        """
+        import numpy  # loads its BLAS
+        from threadpoolctl import threadpool_info
+        from prcurve._reporting._memory import single_blas_thread
+
+        assert numpy.dot(numpy.ones(3), numpy.ones(3)) == 3
+
+        assert single_blas_thread()
+        print(max(d["num_threads"] for d in threadpool_info() if d["user_api"] == "blas"))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
+
+
+def test_the_command_sets_one_blas_thread_before_numpy_loads():
+    """Without threadpoolctl too: the BLAS libraries' variables, set before numpy is loaded."""
+    pytest.importorskip("threadpoolctl")  # to read the thread count back
+    script = textwrap.dedent(
+        """
+        import os
+        for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
+            os.environ.pop(name, None)
+        from prcurve._reporting._memory import lean_report_memory
+        lean_report_memory()  # as the command does, before reading (numpy not loaded yet)
+        import numpy
+        from threadpoolctl import threadpool_info
+        print(max(d["num_threads"] for d in threadpool_info() if d["user_api"] == "blas"))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"

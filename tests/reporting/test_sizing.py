@@ -36,6 +36,18 @@ def test_subsample_keeps_enough_positives_or_all_rows():
     assert few.rows == 10**6 and not few.subsampled
 
 
+def test_plans_of_the_million_row_report():
+    """The subsample sizes the docs quote for 10⁶ rows with 5 % positives (``_sizing.WORK``)."""
+    n, n_pos = 10**6, 49_915
+    sizes = {task: plan(task, n, n_pos) for task in ("auc_pr_bootstrap", "compare", "band")}
+    assert {t: (p.rows, p.n_resamples) for t, p in sizes.items()} == {
+        "auc_pr_bootstrap": (75_000, 200),
+        "compare": (25_000, 200),
+        "band": (20_035, 200),  # the MIN_POSITIVES floor: ⌈1000 n / n₊⌉ rows
+    }
+    assert plan("band", n, 3 * 10**5).rows == 10_000  # 30 % positives: the budget decides
+
+
 def test_user_resamples_use_every_row():
     p = plan("compare", 10**7, 10**5, 50)
     assert (p.rows, p.n_resamples) == (10**7, 50)

@@ -362,9 +362,11 @@ def _compare_task(
     return res, notes
 
 
-#: Below this many expected seconds of resampling (one core) the steps run in this process:
-#: starting worker processes and shipping them the data costs a few tenths of a second.
-PARALLEL_MIN_SECONDS = 1.0
+#: Below this many expected seconds of resampling (one core, ``_sizing.COST``) the steps run in
+#: this process: starting worker processes costs something.  Forked workers are cheap: on 2 shared
+#: CPUs the report took as long or less with them at 3000, 10⁴, 10⁵ and 10⁶ rows (2026); 0.3
+#: keeps the small reports (≈ 0.2 expected seconds at a few thousand rows) in this process.
+PARALLEL_MIN_SECONDS = 0.3
 
 
 def available_cpus() -> int:
@@ -413,10 +415,11 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
-    from ._memory import THRESHOLD, set_mmap_threshold
+    from ._memory import THRESHOLD, set_mmap_threshold, single_blas_thread
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_mmap_threshold(THRESHOLD)  # blocks re-use freed memory (see ._memory)
+    single_blas_thread()  # no BLAS helper thread spinning on another worker's CPU
 
 
 def _stop_workers(pool: Any) -> None:

@@ -15,10 +15,51 @@ deviation of the PR curve) is √n-consistent with a limiting law that does not 
 subsampling / m-out-of-n idea (Politis & Romano 1994; Bickel, Götze & van Zwet 1997).  The
 centres (estimates, curves) always come from all rows; only the widths come from ``m`` rows.
 
+Budgets and coverage (``bench/coverage_report_subsample.py``, the report's own code path:
+binormal, negatives N(0, 1), scorer A's positives N(1.5, 1), B and C correlated with A (ρ = 0.5)
+with positives N(1.2, 1) and N(1.5, 1), prevalence 0.05; 95 % intervals from 200 replicates;
+rate ± binomial s.e.; every column on the same samples):
+
+=====================  =====  ====================  ===================  ====================
+interval               n      before (2× budget)    now                  every row
+=====================  =====  ====================  ===================  ====================
+AP                     4·10⁵  0.927 ± 0.015 (150k)  0.923 ± 0.015 (75k)  0.937 ± 0.014 (400k)
+AP                     2·10⁶  0.935 ± 0.017 (150k)  0.935 ± 0.017 (75k)
+band (simultaneous)    4·10⁵  0.917 ± 0.016 (20k)   0.910 ± 0.017 (20k)  0.913 ± 0.016 (80k)
+band (simultaneous)    2·10⁶  0.930 ± 0.018 (20k)   0.930 ± 0.018 (20k)
+band (simultaneous)    4·10⁴                        0.933 ± 0.014 (20k)  0.960 ± 0.011 (40k)
+difference A − B       4·10⁵  0.933 ± 0.014 (50k)   0.933 ± 0.014 (25k)
+difference A − B       2·10⁶  0.935 ± 0.017 (50k)   0.930 ± 0.018 (25k)
+difference A − B       4·10⁴                        0.947 ± 0.013 (25k)  0.947 ± 0.013 (40k)
+size A vs C, p < 0.05  4·10⁵  0.057 ± 0.013 (50k)   0.053 ± 0.013 (25k)
+size A vs C, p < 0.05  2·10⁶  0.065 ± 0.017 (50k)   0.070 ± 0.018 (25k)
+size A vs C, p < 0.05  4·10⁴                        0.060 ± 0.014 (25k)  0.060 ± 0.014 (40k)
+=====================  =====  ====================  ===================  ====================
+
+(rows resampled in brackets; 300 samples at 4·10⁵ and 4·10⁴, 200 at 2·10⁶; the band's 20k is
+the :data:`MIN_POSITIVES` floor at 5 % positives, the same for both budgets; its "every row"
+entry at 4·10⁵ is a larger subsample, 80,000 rows.  Commands, with today's budgets:
+``--n 400000 --repetitions 300 --budget 2 1 --min-positives 1000 500``, the same with
+``--n 2000000 --repetitions 200``, ``--n 400000 --repetitions 300 --budget 8 --steps
+auc_pr_bootstrap band`` and ``--n 40000 --repetitions 300 --budget 1 4 --steps band compare``;
+about 12, 8, 10 and 4 minutes of one core.)
+
+Halving a budget changed no rate by more than its Monte Carlo error, and not the mean widths
+(AP 0.0136 at 4·10⁵ for all three sizes, difference 0.0129 against 0.0127): the √(m/n)-scaled
+width estimates the width of n rows whatever m is, only its own noise grows as m shrinks (and
+200 replicates already put ≈ 10 % of noise on a percentile end).  A band from 10,000 rows (500
+positives, what the halved budget gives when the floor does not bind) covered 0.917 ± 0.016 at
+4·10⁵ and 0.915 ± 0.020 at 2·10⁶.
+So the AP, band and comparison budgets were halved (2026).  The AP interval and the comparison
+cover as with every row (AP 0.937, difference 0.947, size 0.060); all sit a little below 95 %
+at these n.  The smoothed band from a subsample runs 0.02–0.04 below the band of every row
+(0.933 against 0.960 at 4·10⁴, its radius 1.4 % narrower; 0.91–0.93 at 4·10⁵ and 2·10⁶ from
+20,000 or 80,000 rows alike): that comes with the rescaling, whatever m, not with the budget.
+
 The operating points of unweighted data resample every row, drawn coarse to fine
 (:func:`plan_operating_exact`, :mod:`prcurve._inference._coarse_fine`): their cost follows the
 positives, not n.  With sample weights they are sized like the other steps
-(:func:`plan_operating`, :func:`rescale_points`).
+(:func:`plan_operating`, :func:`rescale_points`):
 Precision and recall at a fixed threshold are ratios of empirical means, √n-consistent with a
 normal limit; the threshold meeting a precision or recall target is a smooth functional of the
 class score distributions where the population curve crosses the target with non-zero slope (as
@@ -62,28 +103,38 @@ __all__ = [
     "subsample",
 ]
 
-#: Row-resamples (rows × replicates) per step with ``--n-resamples auto``; measured costs per
-#: row-resample on one core (2026): bootstrap of AP ≈ 11 ns, paired comparison ≈ 60 ns,
-#: smoothed-bootstrap band ≈ 95 ns, so each step takes about 0.3–0.6 s; the operating-point
-#: bootstrap (every target of one scorer from one bootstrap) ≈ 7 ns (1.45 s for 200 resamples
+#: Row-resamples (rows × replicates) per step with ``--n-resamples auto``.  The AP bootstrap,
+#: band and comparison budgets were halved in 2026 after measuring that the coverage of their
+#: rescaled subsample intervals does not depend on m at these sizes (see "Budgets and coverage"
+#: in the module docstring); at 10⁶ rows, 5 % positives, they resample 75,000 (AP), 25,000
+#: (comparison) and 20,035 rows (band: the :data:`MIN_POSITIVES` floor) 200 times: 0.07, 0.07
+#: and 0.11–0.14 s of one core (``bench/bench_report_steps.py``; 1.29 s for the five steps of
+#: two scorers before, 0.46 s after).  The operating-point bootstrap (every
+#: target of one scorer from one bootstrap) ≈ 7 ns per row-resample (1.45 s for 200 resamples
 #: of 10⁶ rows), and its budget (60,000 rows × 200; more rows when a chosen threshold flags
 #: few, see :func:`plan_operating`) keeps that step near 0.1–0.25 s at 10⁶ rows.
 #: The operating points of unweighted data are resampled on every row, coarse to fine
 #: (:func:`plan_operating_exact`): about 30 ns per positive-resample (10⁶ rows, 5 % positives,
 #: six targets: 0.3 s for 200 replicates), so 10⁷ positive-resamples take about 0.3 s.
 WORK = {
-    "auc_pr_bootstrap": 3 * 10**7,
-    "compare": 10**7,
-    "band": 4 * 10**6,
+    "auc_pr_bootstrap": 15 * 10**6,
+    "compare": 5 * 10**6,
+    "band": 2 * 10**6,
     "operating_points": 12 * 10**6,
     "operating_points_exact": 10**7,
 }
-#: Seconds per row-resample of each step on one core (measured as above), for planning
-#: (``operating_points_exact``: per positive-resample).
+#: Seconds per row-resample of each step on one core, for planning (ordering the steps, and
+#: whether worker processes pay).  Measured with ``bench/bench_report_steps.py`` at the 10⁶-row
+#: report's sizes, in a worker's settings (fixed costs — the subsample's sort, the band's
+#: smoothed reference curve — included; 2 shared CPUs, so ± 15 %): AP 4.6 ns, comparison 15 ns,
+#: band 31 ns.  Before the 2026 speed-ups (a BLAS thread spinning after each AP estimate, the
+#: comparison's (b, k) count matrices, heap pages faulted in again for every block): AP 11 ns,
+#: comparison 60 ns, band 95 ns (and 9, 46, 37 ns measured just before them).
+#: ``operating_points_exact``: per positive-resample (see :data:`WORK`).
 COST = {
-    "auc_pr_bootstrap": 11e-9,
-    "compare": 60e-9,
-    "band": 95e-9,
+    "auc_pr_bootstrap": 4.6e-9,
+    "compare": 15e-9,
+    "band": 31e-9,
     "operating_points": 7e-9,
     "operating_points_exact": 30e-9,
 }
