@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 
-import numpy as np
 import pytest
 
 import prcurve._reporting._analysis as analysis_module
@@ -15,15 +14,7 @@ from prcurve._reporting._figures import FiguresAhead, render_figures
 from prcurve._reporting._io import read_labelled_scores
 from prcurve.cli import main
 
-
-def _scores_csv(path, n=3000, seed=5):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.1).astype(int)
-    a = np.round(rng.normal(size=n) + 1.5 * y, 2)
-    b = rng.normal(size=n) + 0.7 * y
-    lines = "".join(f"{u},{v!r},{w!r}\n" for u, v, w in zip(y, a.tolist(), b.tolist(), strict=True))
-    path.write_text("y,a,b\n" + lines)
-    return path
+from ._helpers import two_scorer_csv
 
 
 def _figure_threads() -> list[threading.Thread]:
@@ -36,7 +27,7 @@ def test_figures_ready_once_bands_are_in_and_they_draw_the_final_figures(
 ):
     if parallel:
         monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0.0)
-    src = _scores_csv(tmp_path / "in.csv")
+    src = two_scorer_csv(tmp_path / "in.csv")
     data = read_labelled_scores(str(src), "y", ["a", "b"])
     settings = Settings(data.source, "y", ("a", "b"), data.positive_label, n_resamples=40,
                         seed=7, jobs=2 if parallel else 1, out=str(tmp_path / "r"))  # fmt: skip
@@ -71,7 +62,7 @@ def test_the_report_draws_its_figures_once_in_the_background(tmp_path, monkeypat
 
     monkeypatch.setattr(figures_module, "render_figures", spy)
     monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0.0)
-    src = _scores_csv(tmp_path / "in.csv")
+    src = two_scorer_csv(tmp_path / "in.csv")
     argv = ["report", str(src), "--label", "y", "--score", "a", "--score", "b", "--quiet",
             "--n-resamples", "40", "--jobs", "2", "--out", str(tmp_path / "r")]  # fmt: skip
     assert main(argv) == 0
@@ -94,7 +85,7 @@ def test_an_error_after_the_figures_started_joins_their_thread(tmp_path, monkeyp
 
     monkeypatch.setattr(FiguresAhead, "start", start)
     monkeypatch.setattr(analysis_module, "_bootstrap_task", failing_bootstrap)
-    src = _scores_csv(tmp_path / "in.csv")
+    src = two_scorer_csv(tmp_path / "in.csv")
     argv = ["report", str(src), "--label", "y", "--score", "a", "--quiet", "--jobs", "1",
             "--n-resamples", "40", "--out", str(tmp_path / "r")]  # fmt: skip
     # the steps run costliest first here: the band (its figures start) before the bootstrap

@@ -14,6 +14,8 @@ import pytest
 from prcurve._reporting._io import OutputError, write_tree
 from prcurve.cli import main
 
+from ._helpers import staging_leftovers
+
 
 def _scores_csv(path, n=200, seed=3):
     rng = np.random.default_rng(seed)
@@ -29,15 +31,6 @@ def _scores_csv(path, n=200, seed=3):
 def _report(out, src, *extra):
     return main(["report", str(src), "--label", "y", "--score", "s", "--out", str(out),
                  "--quiet", "--n-resamples", "50", *extra])  # fmt: skip
-
-
-def _staging_leftovers(root) -> list[str]:
-    return [
-        os.path.join(d, n)
-        for d, dirs, names in os.walk(root)
-        for n in dirs + names
-        if n.startswith(".prcurve-")
-    ]
 
 
 def test_the_input_file_inside_curves_survives_out_dot(tmp_path):
@@ -59,7 +52,7 @@ def test_the_input_file_inside_curves_survives_out_dot(tmp_path):
     assert sorted(os.listdir(tmp_path / "curves")) == [
         "s.csv", "s.csv.bak", "s_achievable.csv", "s_band.csv", "scores.csv"
     ]  # fmt: skip
-    assert _staging_leftovers(tmp_path) == []
+    assert staging_leftovers(tmp_path) == []
     # a second run replaces the report's files and still keeps the others
     proc = subprocess.run(
         [sys.executable, "-m", "prcurve", *args, "--seed", "4", "--n-resamples", "50"],
@@ -68,7 +61,7 @@ def test_the_input_file_inside_curves_survives_out_dot(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "summary.json").read_text())["settings"]["seed"] == 4
-    assert src.read_bytes() == original and _staging_leftovers(tmp_path) == []
+    assert src.read_bytes() == original and staging_leftovers(tmp_path) == []
 
 
 def test_write_tree_keeps_foreign_files_and_modes(tmp_path):
@@ -83,7 +76,7 @@ def test_write_tree_keeps_foreign_files_and_modes(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert (out / "a.txt").stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
-    assert _staging_leftovers(tmp_path) == []
+    assert staging_leftovers(tmp_path) == []
 
 
 def test_a_failure_removes_the_directories_it_made(tmp_path, monkeypatch):
@@ -109,7 +102,7 @@ def test_staging_never_crosses_a_directory(tmp_path, csv_rename_exdev):
     assert _report(out, src, "--seed", "3") == 0  # replacing an older report, too
     assert json.loads((out / "summary.json").read_text())["settings"]["seed"] == 3
     assert csv_rename_exdev["renames"] > 0
-    assert _staging_leftovers(tmp_path) == []
+    assert staging_leftovers(tmp_path) == []
 
 
 @pytest.fixture
@@ -241,7 +234,7 @@ def test_ctrl_c_while_renaming_puts_the_older_report_back(tmp_path, monkeypatch)
     assert (out / "summary.json").read_text() == "old summary"
     assert (out / "curves" / "a.csv").read_text() == "old a"
     assert sorted(os.listdir(out / "curves")) == ["a.csv"]
-    assert _staging_leftovers(tmp_path) == []
+    assert staging_leftovers(tmp_path) == []
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -285,4 +278,4 @@ def test_ctrl_c_exits_130_with_one_line_and_no_output(tmp_path, jobs):
     assert waited < 60, waited  # the workers are stopped, not waited for (a loaded machine)
     assert sorted(os.listdir(out)) == ["summary.json"]
     assert (out / "summary.json").read_text() == "an older report"
-    assert _staging_leftovers(tmp_path) == []
+    assert staging_leftovers(tmp_path) == []

@@ -21,31 +21,13 @@ from prcurve._reporting._output import AHEAD_THREAD, FilesAhead, OutputError, wr
 from prcurve._reporting._write import write_report
 from prcurve.cli import main
 
-
-def _scores_csv(path, n=3000, seed=11):
-    """Two scorers with ties (rounded scores), 10 % positives."""
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.1).astype(int)
-    a = np.round(rng.normal(size=n) + 1.5 * y, 2)
-    b = rng.normal(size=n) + 0.7 * y
-    lines = "".join(f"{u},{v!r},{w!r}\n" for u, v, w in zip(y, a.tolist(), b.tolist(), strict=True))
-    path.write_text("y,a,b\n" + lines)
-    return path
+from ._helpers import staging_leftovers, two_scorer_csv
 
 
 def _cli(src, out, *extra):
     args = ["--quiet", "--n-resamples", "40", "--seed", "7", *extra]
     return main(["report", str(src), "--label", "y", "--score", "a", "--score", "b",
                  "--out", str(out), *args])  # fmt: skip
-
-
-def _leftovers(root) -> list[str]:
-    return [
-        os.path.join(d, n)
-        for d, dirs, names in os.walk(root)
-        for n in dirs + names
-        if n.startswith(".prcurve-")
-    ]
 
 
 def _ahead_threads() -> list[threading.Thread]:
@@ -86,12 +68,12 @@ def staged_before_resampling_ends(monkeypatch):
 def test_files_written_ahead_are_the_bytes_written_at_the_end(
     tmp_path, parallel, staged_before_resampling_ends, jobs
 ):
-    src = _scores_csv(tmp_path / "in.csv")
+    src = two_scorer_csv(tmp_path / "in.csv")
     assert _cli(src, tmp_path / "ahead", "--jobs", jobs) == 0
     assert staged_before_resampling_ends["staged"] == ["a.csv", "b.csv"]
     assert staged_before_resampling_ends["threads"]  # written in the background thread
     assert staged_before_resampling_ends["workers"] == (2 if jobs == "2" else 0)
-    assert _ahead_threads() == [] and _leftovers(tmp_path) == []
+    assert _ahead_threads() == [] and staging_leftovers(tmp_path) == []
     # the old way: every file written by write_report at the end, nothing ahead
     data = read_labelled_scores(str(src), "y", ["a", "b"])
     settings = Settings(data.source, "y", ("a", "b"), data.positive_label, n_resamples=40, seed=7,
@@ -128,7 +110,7 @@ def test_an_error_while_resampling_leaves_the_older_files_only(
         raise error("while resampling")
 
     monkeypatch.setattr(analysis_module, "_band_task", failing_band)
-    src = _scores_csv(tmp_path / "in.csv")
+    src = two_scorer_csv(tmp_path / "in.csv")
     out = tmp_path / "out"
     before = _older_report(out)
     if error is KeyboardInterrupt:
@@ -138,7 +120,7 @@ def test_an_error_while_resampling_leaves_the_older_files_only(
             _cli(src, out, "--jobs", jobs)
     assert staged_before_resampling_ends["staged"] == ["a.csv", "b.csv"]
     assert _ahead_threads() == []  # joined
-    assert _tree(out) == before and _leftovers(tmp_path) == []
+    assert _tree(out) == before and staging_leftovers(tmp_path) == []
 
 
 def test_an_error_while_resampling_removes_the_folders_made_ahead(
@@ -149,7 +131,7 @@ def test_an_error_while_resampling_removes_the_folders_made_ahead(
 
     monkeypatch.setattr(analysis_module, "_band_task", failing_band)
     out = tmp_path / "new" / "report"
-    assert _cli(_scores_csv(tmp_path / "in.csv"), out) == 130
+    assert _cli(two_scorer_csv(tmp_path / "in.csv"), out) == 130
     assert staged_before_resampling_ends["staged"] == ["a.csv", "b.csv"]
     assert sorted(os.listdir(tmp_path)) == ["in.csv"]
 
@@ -158,7 +140,7 @@ def test_a_file_where_the_curves_folder_goes_is_one_clear_error(tmp_path, capsys
     out = tmp_path / "out"
     out.mkdir()
     (out / "curves").write_text("a file")
-    assert _cli(_scores_csv(tmp_path / "in.csv"), out) == 1
+    assert _cli(two_scorer_csv(tmp_path / "in.csv"), out) == 1
     err = capsys.readouterr().err
     assert (
         err == f"prcurve: error: cannot write the report to {out}: {out / 'curves'} exists "
@@ -176,9 +158,9 @@ def test_an_error_staging_ahead_is_raised_by_write_tree(tmp_path):
         with pytest.raises(OutputError, match=r"cannot write the report to .*a\.csv exists and"):
             write_tree(str(out), {"summary.json": "{}", "curves/b.csv": "", "curves/a.csv": ""},
                        ahead=ahead)  # fmt: skip
-        staged = _leftovers(out)  # b.csv's, until the block ends
+        staged = staging_leftovers(out)  # b.csv's, until the block ends
         assert len(staged) == 1 and staged[0].endswith("-b.csv")
-    assert sorted(os.listdir(out / "curves")) == ["a.csv"] and _leftovers(tmp_path) == []
+    assert sorted(os.listdir(out / "curves")) == ["a.csv"] and staging_leftovers(tmp_path) == []
     assert os.listdir(out) == ["curves"]
 
 
@@ -208,7 +190,7 @@ def test_files_ahead_are_committed_with_the_rest(tmp_path):
     assert after.pop(os.path.join("curves", "a.csv")) == b"new a\n"
     assert after.pop("summary.json") == b"{}"
     assert after == {k: v for k, v in before.items() if k not in ("summary.json", "curves/a.csv")}
-    assert _leftovers(tmp_path) == [] and _ahead_threads() == []
+    assert staging_leftovers(tmp_path) == [] and _ahead_threads() == []
 
 
 def test_the_thread_is_joined_before_the_files_are_removed(tmp_path, monkeypatch):
