@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from prcurve._core._operating import choose_rows
+from prcurve._inference import _coarse_fine as coarse_fine
 from prcurve._inference._coarse_fine import (
     Blocks,
     choose_in_block,
@@ -133,20 +134,26 @@ def test_negative_blocks_put_every_column_in_its_block():
         assert got == want
 
 
+@pytest.mark.parametrize("width", [None, 1])
 @pytest.mark.parametrize("sampling", ["instances", "stratified"])
-def test_same_law_as_the_ordinary_bootstrap(sampling):
+def test_same_law_as_the_ordinary_bootstrap(sampling, width):
     """Chosen thresholds and held precision/recall: two-sample tests against the ordinary
-    bootstrap (which draws every instance), many replicates, fixed seeds."""
+    bootstrap (which draws every instance), many replicates, fixed seeds; blocks of about √n₋
+    ranks with a known π, and blocks of one rank with π estimated from a count."""
     y, s = _problem(11, 600, 0.2, 10)
     sample = prepare(y, s)
-    pi = check_deployment_prevalence(0.05)
+    pi = (
+        check_deployment_prevalence(0.05) if width is None else check_deployment_prevalence((3, 60))
+    )
     specs = [
         ("min_precision", 0.7, 10, None),
         ("min_recall", 0.6, 20, None),
         ("min_precision", 0.5, 15, pi),
     ]
     b = 6000
-    fast = coarse_fine_replicates(sample, specs, b, np.random.default_rng(1), sampling=sampling)
+    fast = coarse_fine_replicates(
+        sample, specs, b, np.random.default_rng(1), sampling=sampling, width=width
+    )
     # the ordinary bootstrap, forced by a criterion the coarse-to-fine path does not take
     slow = _replicates(
         sample, [*specs, ("top_k", 50.0, 0, None)], b, np.random.default_rng(2), None, sampling
@@ -161,3 +168,72 @@ def test_same_law_as_the_ordinary_bootstrap(sampling):
         for a, c in ((p_a, p_b), (r_a, r_b)):
             a, c = a[np.isfinite(a)], c[np.isfinite(c)]
             assert stats.ks_2samp(a, c).pvalue > 1e-3
+
+
+def _refine_everything_then_choose(checked: list[int]):
+    """A ``choose_in_block`` that first draws every block in full through the real refinement,
+    then checks the lazy choices against ``choose_rows`` on those full counts."""
+    lazy = coarse_fine.choose_in_block
+
+    def choose(specs, tp, n_pos, edge, blocks, refine, factors):
+        b, n_blocks = tp.shape[0], edge.shape[1] - 1
+        rows, which = np.repeat(np.arange(b), n_blocks), np.tile(np.arange(n_blocks), b)
+        exact_all = refine(rows, which)  # the same law: refinement given the block counts
+        pair_of = np.arange(b * n_blocks).reshape(b, n_blocks)
+        r, c = np.divmod(np.arange(tp.size), tp.shape[1])
+        fp = exact_all(pair_of[r, blocks.block[c]], c).reshape(tp.shape).astype(np.float64)
+
+        def sub_refine(rr, ww):
+            pairs = pair_of[rr, ww]
+            return lambda pair, column: exact_all(pairs[pair], column)
+
+        got = lazy(specs, tp, n_pos, edge, blocks, sub_refine, factors)
+        nneg = edge[:, -1].astype(np.float64)
+        for (criterion, target, col, pi), (idx, ok, held) in zip(specs, got, strict=True):
+            f = factors[id(pi)]
+            want_idx, want_ok = choose_rows(tp, fp * f[:, None], n_pos, nneg * f, criterion, target)
+            np.testing.assert_array_equal(ok, want_ok)
+            np.testing.assert_array_equal(idx, np.where(want_ok, want_idx, 0))
+            np.testing.assert_array_equal(held, fp[:, col] * f)
+        checked.append(b)
+        return got
+
+    return choose
+
+
+@pytest.mark.parametrize("width", [1, 3, 10**6])
+@pytest.mark.parametrize("sampling", ["instances", "stratified"])
+def test_real_draws_refined_everywhere_give_the_same_choices(monkeypatch, width, sampling):
+    """Through the real block counts and refinement (every block drawn), with known and
+    estimated π, ties, targets at attainable precisions and held columns at both ends."""
+    checked: list[int] = []
+    monkeypatch.setattr(coarse_fine, "choose_in_block", _refine_everything_then_choose(checked))
+    gen = np.random.default_rng(width + len(sampling))
+    fractions = [a / q for q in range(1, 7) for a in range(1, q + 1)]
+    for seed in range(40):
+        y, s = _problem(seed, int(gen.integers(3, 90)), float(gen.uniform(0.05, 0.9)), 3)
+        sample = prepare(y, s)
+        k = sample.n_groups
+        pis = [None, check_deployment_prevalence(1 / 3), check_deployment_prevalence((3, 11))]
+        specs = [
+            (str(gen.choice(["min_precision", "min_recall"])), float(gen.choice(fractions)),
+             int(gen.choice([0, k - 1, int(gen.integers(0, k))])), pis[int(gen.integers(0, 3))])
+            for _ in range(3)
+        ]  # fmt: skip
+        coarse_fine_replicates(sample, specs, 20, gen, sampling=sampling, width=width)
+    assert sum(checked) == 40 * 20
+
+
+def test_prepare_counted_takes_only_the_counts_of_these_rows():
+    from prcurve import pr_curve
+    from prcurve._inference._resample import prepare_counted
+
+    y, s = _problem(2, 300, 0.2, 5)
+    same = prepare_counted(pr_curve(y, s), y, s)
+    full = prepare(y, s)
+    np.testing.assert_array_equal(same.pos_ge, full.pos_ge)
+    np.testing.assert_array_equal(same.neg_ge, full.neg_ge)
+    with pytest.raises(ValueError, match="counts: expected the unthinned counts of these rows"):
+        prepare_counted(pr_curve(y[:200], s[:200]), y, s)
+    with pytest.raises(ValueError, match="counts: expected the unthinned counts"):
+        prepare_counted(pr_curve(y, s, threshold_rule="gt"), y, s)

@@ -115,9 +115,12 @@ def _block_width(n_neg: int) -> int:
 def _edge_counts(gen: np.random.Generator, n_neg: np.ndarray, blocks: Blocks, pool: int):
     """Cumulative resampled negatives at every block's start and after the last block: shape
     (b, B + 1) for B blocks (the empty last one included), an exact multinomial."""
-    counts = gen.multinomial(n_neg, blocks.sizes / pool)
-    out = np.zeros((counts.shape[0], counts.shape[1] + 1), dtype=np.int64)
-    np.cumsum(counts, axis=1, out=out[:, 1:])
+    # the empty last block is left out of the draw: numpy gives the last category the
+    # remainder, and a zero-probability last category can receive draws by rounding
+    counts = gen.multinomial(n_neg, blocks.sizes[:-1] / pool)
+    out = np.zeros((counts.shape[0], counts.shape[1] + 2), dtype=np.int64)
+    np.cumsum(counts, axis=1, out=out[:, 1:-1])
+    out[:, -1] = out[:, -2]
     return out
 
 
@@ -157,6 +160,8 @@ SLACK = 1e-9
 def _class_totals(
     gen: np.random.Generator, rows: int, n_pos: int, n_neg: int, sampling: str
 ) -> tuple[np.ndarray, np.ndarray]:
+    if sampling not in ("instances", "stratified"):
+        raise ValueError(f"sampling: expected 'instances' or 'stratified', got {sampling!r}")
     if sampling == "stratified":
         return np.full(rows, n_pos, dtype=np.int64), np.full(rows, n_neg, dtype=np.int64)
     n = n_pos + n_neg
@@ -335,7 +340,8 @@ def coarse_fine_replicates(
         sample.neg_ge[cols].astype(np.int64), n_n, sample.neg_ge[held], width or _block_width(n_n)
     )
     out: list[tuple[list, list, list, list]] = [([], [], [], []) for _ in specs]
-    rows_per = block_rows(max(cols.shape[0], n_p), n_resamples, BLOCK_ELEMENTS)
+    widest = max(cols.shape[0], n_p, blocks.edges.shape[0])  # (b, L), (b, n₊), (b, B) arrays
+    rows_per = block_rows(widest, n_resamples, BLOCK_ELEMENTS)
     all_pos, all_neg = _class_totals(gen, n_resamples, n_p, n_n, sampling)  # one call: cheaper
     done = 0
     while done < n_resamples:

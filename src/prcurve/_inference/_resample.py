@@ -171,10 +171,23 @@ def prepare_counted(counts: Any, y: np.ndarray, s: np.ndarray) -> SortedSample:
     (every distinct score a threshold, ``threshold_rule="ge"``).
     """
     n_pos = int(np.count_nonzero(y))
+    tp, fp = np.asarray(counts.tp), np.asarray(counts.fp)
+    whole = (
+        getattr(counts, "thinning", None) is None
+        and getattr(counts, "threshold_rule", "ge") == "ge"
+        and tp[-1] == n_pos
+        and fp[-1] == y.shape[0] - n_pos
+    )
+    if not whole:
+        raise ValueError(
+            "counts: expected the unthinned counts of these rows (threshold_rule='ge'), got a "
+            f"curve ending at TP={tp[-1]}, FP={fp[-1]} for {n_pos} positive(s) and "
+            f"{y.shape[0] - n_pos} negative(s)"
+        )
     return SortedSample(
         counts=counts,
-        pos_ge=np.asarray(counts.tp).astype(np.intp),
-        neg_ge=np.asarray(counts.fp).astype(np.intp),
+        pos_ge=tp.astype(np.intp),
+        neg_ge=fp.astype(np.intp),
         pos_weight=None,
         neg_weight=None,
         n_pos_instances=n_pos,
