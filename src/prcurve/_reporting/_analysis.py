@@ -732,15 +732,22 @@ def analyse(
     everything = tasks + _operating_tasks(problems, curves, settings)
     n_pos = int(np.count_nonzero(data.y))
 
+    views: dict[str, ScorerAnalysis] = {}  # each built once, for the figures or at the end
+
     def curves_and_band(name: str, results: Results) -> ScorerAnalysis:
         """A scorer's curves, areas and band: all its figures draw."""
+        if name in views:
+            return views[name]
         c = curves[name]
         band_reason, _, _ = results[(name, "band")]
         band, band_why = (None, "") if band_reason is None else band_reason
         if band is not None:
             band = rescale_band(band, c["pr"], plans[(name, "band")])
         keep = ("pr", "achievable", "roc_hull", "prg_hull", "roc_auc", "auprg", "best_f1", "auc_pr")
-        return ScorerAnalysis(name=name, band=band, band_reason=band_why, **{k: c[k] for k in keep})
+        views[name] = ScorerAnalysis(
+            name=name, band=band, band_reason=band_why, **{k: c[k] for k in keep}
+        )
+        return views[name]
 
     def bands_done(results: Results) -> None:  # once: the figures may be drawn from here on
         nonlocal figures_ready
