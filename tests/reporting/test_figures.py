@@ -83,24 +83,46 @@ def _boxes(fig):
 def test_every_label_and_legend_is_inside_the_figure_and_none_overlap(which, request):
     analysis = request.getfixturevalue(which)
     for key, _, _, fig in draw_figures(analysis):
-        boxes, page = _boxes(fig)
+        _assert_laid_out(key, fig)
+
+
+def test_the_deployment_figure_hangs_its_legend_below_the_curves():
+    """At π = 0.001 the curves lie along the bottom of the panel: the legend goes below it."""
+    from prcurve._reporting._operating import deployment_figure
+
+    rng = np.random.default_rng(8)
+    n = 4000
+    y = rng.random(n) < 0.05
+    scores = {"strong": rng.normal(size=n) + 2 * y, "weak": rng.normal(size=n) + 0.5 * y}
+    settings = Settings("dep.csv", "y", tuple(scores), "1", n_resamples=50, seed=1,
+                        prevalence=0.001)  # fmt: skip
+    analysis = analyse(LabelledScores("dep.csv", "y", y, scores, "1"), settings)
+    fig = deployment_figure(analysis, list(scores), 0.001)
+    _assert_laid_out("deployment", fig)
+    (ax,) = fig.axes
+    assert ax.get_legend().get_window_extent().y1 < ax.get_window_extent().y0
+
+
+def _assert_laid_out(key, fig):
+    """Every label and legend inside the figure, none overlapping, legends below their panel."""
+    boxes, page = _boxes(fig)
+    for name, box in boxes:
+        assert box.x0 >= page.x0 and box.x1 <= page.x1, f"{key}: {name} cut at a side"
+        assert box.y0 >= page.y0 and box.y1 <= page.y1, f"{key}: {name} cut at top/bottom"
+    texts = [(n, b) for n, b in boxes if "tick" not in n]
+    for i, (name, box) in enumerate(texts):
+        for other, box2 in texts[i + 1 :]:
+            assert not box.overlaps(box2), f"{key}: {name} overlaps {other}"
+    for i in range(1, len(fig.axes)):  # y labels clear of the panel on the left
+        left_panel = fig.axes[i - 1].get_window_extent()
         for name, box in boxes:
-            assert box.x0 >= page.x0 and box.x1 <= page.x1, f"{key}: {name} cut at a side"
-            assert box.y0 >= page.y0 and box.y1 <= page.y1, f"{key}: {name} cut at top/bottom"
-        texts = [(n, b) for n, b in boxes if "tick" not in n]
-        for i, (name, box) in enumerate(texts):
-            for other, box2 in texts[i + 1 :]:
-                assert not box.overlaps(box2), f"{key}: {name} overlaps {other}"
-        for i in range(1, len(fig.axes)):  # y labels clear of the panel on the left
-            left_panel = fig.axes[i - 1].get_window_extent()
-            for name, box in boxes:
-                if name.startswith((f"panel {i} ylabel", f"panel {i} ytick")):
-                    assert box.x0 > left_panel.x1, f"{key}: {name} reaches into panel {i - 1}"
-        for name, box in boxes:  # each legend hangs below its panel's x label and x tick labels
-            if name.endswith(" legend"):
-                panel = name.removesuffix(" legend")
-                above = [b for n, b in boxes if n.startswith((f"{panel} xlabel", f"{panel} xtick"))]
-                assert above and all(box.y1 < b.y0 for b in above), f"{key}: {name} too high"
+            if name.startswith((f"panel {i} ylabel", f"panel {i} ytick")):
+                assert box.x0 > left_panel.x1, f"{key}: {name} reaches into panel {i - 1}"
+    for name, box in boxes:  # each legend hangs below its panel's x label and x tick labels
+        if name.endswith(" legend"):
+            panel = name.removesuffix(" legend")
+            above = [b for n, b in boxes if n.startswith((f"{panel} xlabel", f"{panel} xtick"))]
+            assert above and all(box.y1 < b.y0 for b in above), f"{key}: {name} too high"
 
 
 def test_panels_are_square_except_the_prg_panel_and_equally_tall(example):

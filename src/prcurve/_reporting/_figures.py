@@ -18,7 +18,7 @@ from ._analysis import Analysis
 from ._io import figure_png
 from ._layout import fixed_layout
 
-__all__ = ["Figure", "FiguresAhead", "draw_figures", "render_figures"]
+__all__ = ["Figure", "FiguresAhead", "draw_figures", "finish_panels", "render_figures"]
 
 
 @dataclass(frozen=True)
@@ -200,8 +200,9 @@ def _legend_below(ax: Any) -> None:
         )  # fmt: skip
 
 
-def _finish(fig: Any, axes: Any) -> None:
-    """Thin long lines, put legends below the panels, lay the figure out."""
+def finish_panels(fig: Any, axes: Any) -> None:
+    """Thin long lines, put legends below the panels (where they cannot cover a curve), lay the
+    figure out."""
     from ..plot._thin import thin_axes
 
     for ax in axes:
@@ -321,7 +322,7 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         )
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
-    _finish(fig, (ax_pr, ax_roc))
+    finish_panels(fig, (ax_pr, ax_roc))
     yield (
         "overview",
         "All scorers",
@@ -352,7 +353,7 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
         ax_roc.set_title("ROC with convex hull")
         zoomed = _set_zoom(ax_prg, xlim, ylim)
         ax_prg.set_title("Precision–recall–gain" + (" (zoomed)" if zoomed else ""))
-        _finish(fig, (ax_pr, ax_roc, ax_prg))
+        finish_panels(fig, (ax_pr, ax_roc, ax_prg))
         yield (
             f"scorer-{i}",
             name,

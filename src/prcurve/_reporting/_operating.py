@@ -55,6 +55,7 @@ __all__ = [
     "comparison_entry",
     "comparison_summary",
     "deployment_comparisons",
+    "deployment_figure",
     "deployment_files",
     "deployment_html",
     "fewest_flagged",
@@ -628,15 +629,36 @@ _SUBSAMPLED_NOTE = (
 )
 
 
+def deployment_figure(analysis: Any, names: Sequence[str], pi: float) -> Any:
+    """The PR curves at π of the scorers ``names``, each with its band at π (shaded), the legend
+    below the panel: at a low π the curves lie along the bottom, where a legend inside would
+    cover them."""
+    from matplotlib.figure import Figure as MplFigure
+
+    from ..plot import PRCurvesDisplay
+    from ._figures import finish_panels
+
+    curves = {n: s.operating.deployed for n, s in analysis.scorers.items() if n in names}
+    fig = MplFigure(figsize=(6.5, 6.2))
+    ax = fig.subplots()
+    disp = PRCurvesDisplay(curves).plot(ax, auc_method="average_precision", lower_bound=True)
+    for n, s in analysis.scorers.items():
+        band = None if n not in names else s.operating.deployed_band
+        if band is not None:  # the band at π, shaded in the curve's colour
+            ax.fill_between(
+                band.recall, band.band.low, band.band.high, color=disp.lines_[n].get_color(),
+                alpha=0.15, linewidth=0,
+            )  # fmt: skip
+    ax.set_title(f"Precision–recall at deployment prevalence π = {pi:.4g}")
+    finish_panels(fig, (ax,))
+    return fig
+
+
 def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
     """The deployment-prevalence section: PR curves at π and every AUC-PR estimator at π."""
     entries = {n: s["deployment"] for n, s in data["scorers"].items() if "deployment" in s}
     if not entries:
         return ""
-    from matplotlib.figure import Figure as MplFigure
-
-    from ..plot import PRCurvesDisplay
-
     first = next(iter(entries.values()))
     pi, count = first["prevalence"], first["prevalence_count"]
     if count is None:
@@ -647,19 +669,7 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> str:
             f"its own π from Beta({count[0]} + ½, {count[1] - count[0]} + ½), so the intervals "
             "include the prevalence's uncertainty."
         )
-    curves = {n: s.operating.deployed for n, s in analysis.scorers.items() if n in entries}
-    fig = MplFigure(figsize=(6.5, 5.2))
-    ax = fig.subplots()
-    disp = PRCurvesDisplay(curves).plot(ax, auc_method="average_precision", lower_bound=True)
-    for n, s in analysis.scorers.items():
-        band = None if n not in entries else s.operating.deployed_band
-        if band is not None:  # the band at π, shaded in the curve's colour
-            ax.fill_between(
-                band.recall, band.band.low, band.band.high, color=disp.lines_[n].get_color(),
-                alpha=0.15, linewidth=0,
-            )  # fmt: skip
-    ax.set_title(f"Precision–recall at deployment prevalence π = {pi:.4g}")
-    fig.tight_layout()
+    fig = deployment_figure(analysis, list(entries), pi)
     png = base64.b64encode(figure_png(fig)).decode("ascii")
     methods = list(next(iter(entries.values()))["auc_pr"])
     level = data["settings"]["level"]
