@@ -124,6 +124,8 @@ def test_combine_is_new_and_leaves_inputs_unchanged(rng):
     np.testing.assert_array_equal(parts[0].pos, before[0][1])
     with pytest.raises(TypeError, match="accumulators: expected PRAccumulator objects, got int"):
         PRAccumulator.combine([parts[0], 3])
+    with pytest.raises(TypeError, match="accumulators: expected an iterable of PRAccumulator"):
+        PRAccumulator.combine(parts[0])
 
 
 def test_state_is_per_distinct_score(rng):

@@ -198,6 +198,11 @@ class PRAccumulator:
         >>> total.n_pos, parts[0].n_pos
         (3, 1)
         """
+        if not isinstance(accumulators, Iterable):
+            raise TypeError(
+                "accumulators: expected an iterable of PRAccumulator objects, got "
+                f"{type(accumulators).__name__}"
+            )
         out = cls()
         for i, acc in enumerate(accumulators):
             if not isinstance(acc, PRAccumulator):
