@@ -85,19 +85,47 @@ def test_update_in_place_and_chained(rng):
     assert acc.n_pos == int(y.sum()) and acc.n_neg == int((~y).sum())
 
 
-def test_merge_leaves_inputs_unchanged_and_is_commutative(rng):
+def test_merge_is_in_place_and_returns_self(rng):
+    # issue 23: merge returned a new accumulator, so ``a.merge(b); a.curve()`` lost b
     y, s, _ = make_problem(rng, n=400, ties=True)
     a = PRAccumulator().update(y[:150], s[:150])
     b = PRAccumulator().update(y[150:], s[150:])
-    before = (a.scores.copy(), a.pos.copy(), b.scores.copy(), b.pos.copy())
-    ab, ba = a.merge(b), b.merge(a)
-    for x, y_ in zip(before, (a.scores, a.pos, b.scores, b.pos), strict=True):
-        np.testing.assert_array_equal(x, y_)
-    for name in ("scores", "pos", "neg"):
-        np.testing.assert_array_equal(getattr(ab, name), getattr(ba, name))
-    assert PRAccumulator().merge(a).scores is a.scores or np.array_equal(
-        PRAccumulator().merge(a).scores, a.scores
-    )
+    b_state = (b.scores.copy(), b.pos.copy(), b.neg.copy())
+    assert a.merge(b) is a
+    assert a.n_pos == int(y.sum()) and a.n_neg == int((~y).sum())
+    assert_same_curve(a.curve(), pr_curve(y, s))
+    for before, after in zip(b_state, (b.scores, b.pos, b.neg), strict=True):
+        np.testing.assert_array_equal(before, after)  # the argument is not changed
+
+
+def test_combine_is_new_and_leaves_inputs_unchanged(rng):
+    y, s, w = make_problem(rng, n=400, ties=True, weights=True)
+    parts = [
+        PRAccumulator().update(y[:100], s[:100]),
+        PRAccumulator().update(y[100:250], s[100:250], sample_weight=w[100:250]),
+        PRAccumulator(),
+        PRAccumulator().update(y[250:], s[250:], sample_weight=w[250:]),
+    ]
+    before = [(p.scores.copy(), p.pos.copy(), p.neg.copy()) for p in parts]
+    total = PRAccumulator.combine(parts)
+    assert all(total is not p for p in parts)
+    for p, (sc, po, ne) in zip(parts, before, strict=True):
+        np.testing.assert_array_equal(p.scores, sc)
+        np.testing.assert_array_equal(p.pos, po)
+        np.testing.assert_array_equal(p.neg, ne)
+    ww = np.concatenate([np.ones(100), w[100:]])
+    assert_same_curve(total.curve(), pr_curve(y, s, sample_weight=ww), exact=False)
+    # commutative: the same state in either order (the sums here are exact: weights of the
+    # unweighted rows are 1 and the others are added once per distinct score in both orders)
+    rev = PRAccumulator.combine(parts[::-1])
+    np.testing.assert_array_equal(rev.scores, total.scores)
+    assert PRAccumulator.combine([]).scores.shape == (0,)
+    total.update(y[:3], s[:3])  # the new one is independent of its inputs
+    np.testing.assert_array_equal(parts[0].pos, before[0][1])
+    with pytest.raises(TypeError, match="accumulators: expected PRAccumulator objects, got int"):
+        PRAccumulator.combine([parts[0], 3])
+    with pytest.raises(TypeError, match="accumulators: expected an iterable of PRAccumulator"):
+        PRAccumulator.combine(parts[0])
 
 
 def test_state_is_per_distinct_score(rng):
@@ -132,7 +160,8 @@ def test_zero_weight_rows_are_absent():
 
 def test_prg_and_threshold_rule_follow(rng):
     y, s, _ = make_problem(rng, n=300, ties=True)
-    acc = PRAccumulator().update(y[:100], s[:100]).merge(PRAccumulator().update(y[100:], s[100:]))
+    acc = PRAccumulator().update(y[:100], s[:100])
+    acc.merge(PRAccumulator().update(y[100:], s[100:]))
     ref = pr_curve(y, s, threshold_rule="gt")
     got = acc.curve(threshold_rule="gt")
     np.testing.assert_array_equal(got.thresholds, ref.thresholds)
@@ -155,3 +184,127 @@ def test_errors():
     with pytest.raises(TypeError, match="other: expected a PRAccumulator, got list"):
         acc.merge([1, 2])
     assert "distinct_scores=2" in repr(acc)
+
+
+def test_batch_without_positives_and_pos_label(rng):
+    # issue 23: a batch of negatives only, with pos_label absent from it, raised
+    acc = PRAccumulator().update(["ok", "ok"], [0.1, 0.2], pos_label="fraud")
+    assert (acc.n_pos, acc.n_neg) == (0, 2)
+    acc.update(["fraud", "ok", "fraud"], [0.3, 0.15, 0.05], pos_label="fraud")
+    acc.update(["fraud"], [0.2], pos_label="fraud")  # positives only
+    y = ["ok", "ok", "fraud", "ok", "fraud", "fraud"]
+    s = [0.1, 0.2, 0.3, 0.15, 0.05, 0.2]
+    assert_same_curve(acc.curve(), pr_curve(y, s, pos_label="fraud"))
+    with pytest.raises(ValueError, match="pos_label: expected one of the labels in y_true"):
+        acc.update(["ok", "bad"], [0.1, 0.2], pos_label="fraud")  # two labels, neither
+    with pytest.raises(
+        ValueError, match="pos_label: expected the positive label for a batch with the single"
+    ):
+        acc.update(["ok", "ok"], [0.1, 0.2])
+
+
+def test_empty_batch_is_a_no_op():
+    # issue 23: update([], []) raised while a batch of zero weights was accepted
+    acc = PRAccumulator()
+    assert acc.update([], []) is acc
+    assert acc.scores.shape == (0,) and (acc.n_pos, acc.n_neg) == (0, 0)
+    acc.update([1, 0], [0.7, 0.2]).update(np.array([], bool), np.array([], np.int64))
+    acc.update([], [], sample_weight=[])
+    assert acc.curve().tp.tolist() == [1, 1] and not acc.weighted
+    with pytest.raises(ValueError, match="sample_weight: expected length 0"):
+        acc.update([], [], sample_weight=[1.0])
+    with pytest.raises(ValueError, match="y_true and y_score: expected the same length, got 0"):
+        acc.update([], [0.5])
+
+
+U = 2.0**-53  # unit roundoff of float64
+
+
+@pytest.mark.parametrize("scale", [2.0**-1070, 1e-320, 1e-300, 1.0, 1e300, 1e307])
+def test_extreme_weights_agree_with_pr_curve_to_the_summation_bound(rng, scale):
+    # issue 23: near 1e-320 the state lost precision (5e-5 relative); near 1e307 it overflowed.
+    # Bound: each cumulative weight is a sum of at most n positive terms; any order of summing
+    # them is within (n - 1) u of the exact sum, so the two computations are within 2 (n - 1) u
+    # of each other, and precision / recall (one more addition and a division each) within
+    # 4 n u.  The curve is in pr_curve's units (rescaled by a power of two when extreme).
+    n = 400
+    y, s, _ = make_problem(rng, n=n, ties=True)
+    w = (0.5 + rng.random(n)) * scale
+    acc = PRAccumulator()
+    for part in np.array_split(np.arange(n), 7):
+        acc.update(y[part], s[part], sample_weight=w[part])
+    got, ref = acc.curve(), pr_curve(y, s, sample_weight=w)
+    np.testing.assert_array_equal(got.thresholds, ref.thresholds)
+    np.testing.assert_allclose(got.tp, ref.tp, rtol=2 * (n - 1) * U, atol=0)
+    np.testing.assert_allclose(got.fp, ref.fp, rtol=2 * (n - 1) * U, atol=0)
+    assert got.n_pos == pytest.approx(ref.n_pos, rel=2 * (n - 1) * U)
+    np.testing.assert_allclose(got.precision, ref.precision, rtol=4 * n * U, atol=0)
+    np.testing.assert_allclose(got.recall, ref.recall, rtol=4 * n * U, atol=0)
+    # AP = sum_k (R_k - R_{k-1}) P_k: each of the k terms moves by at most 3 * 4 n u times
+    # its share of a total of 1 plus the precision error, so the area by at most 4 * 4 n u
+    assert got.auc() == pytest.approx(ref.auc(), abs=16 * n * U)
+
+
+def test_weights_spread_beyond_float64_across_batches():
+    acc = PRAccumulator().update([1, 0], [0.9, 0.1], sample_weight=[1e-300, 1e-300])
+    with pytest.raises(ValueError, match=r"sample_weight: expected positive weights within a "):
+        pr_curve([1, 0, 1], [0.9, 0.1, 0.5], sample_weight=[1e-300, 1e-300, 1e300])
+    with pytest.raises(ValueError, match=r"within a factor of about 2\*\*1500 of one another "):
+        acc.update([1], [0.5], sample_weight=[1e300])
+    # the failed batch left the state as it was (in pr_curve's units: 1e-300 is scaled up)
+    assert acc.scores.tolist() == [0.1, 0.9]
+    assert acc.n_pos == pr_curve([1, 0], [0.9, 0.1], sample_weight=[1e-300, 1e-300]).n_pos
+
+
+def dyadic_weights(data, n):
+    """Small integers times 2**e, one common scale: every sum of them is exact in float64
+    (at most 3 + 30 + 8 significant bits), subnormal (e = -1074) or summing past the float64
+    maximum (e = 990) included; a quarter of them zero."""
+    base = data.draw(st.sampled_from([-1074, -1060, -600, -40, 0, 500, 990]))
+    m = data.draw(st.lists(st.integers(0, 7), min_size=n, max_size=n))
+    j = data.draw(st.lists(st.integers(0, 30), min_size=n, max_size=n))
+    return np.ldexp(np.array(m, dtype=np.float64), base + np.array(j))
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(2, 150), kind=st.sampled_from(["counts", "weights", "int64"]), data=st.data())
+def test_any_split_accumulates_to_exactly_pr_curve(n, kind, data):
+    """Batches of any size (empty and one-class ones too), fed to one accumulator, to several
+    merged in place, and combined anew: exactly ``pr_curve``'s curve (bit for bit)."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    y = rng.random(n) < data.draw(st.floats(0.0, 1.0))
+    y[0], y[1] = True, False
+    s = np.floor(rng.normal(size=n) * data.draw(st.sampled_from([1, 3, 1000]))) + 2 * y
+    w = None
+    if kind == "int64":
+        s = 2**60 + s.astype(np.int64)  # beyond float64's integers: must not merge
+    if kind == "weights":
+        w = dyadic_weights(data, n)
+        w[0] = w[1] = np.ldexp(1.0, int(np.frexp(w.max())[1]) - 1)  # both classes present
+    if data.draw(st.booleans()):  # group by class: one-class batches
+        order = np.argsort(y, kind="stable")
+        y, s, w = y[order], s[order], None if w is None else w[order]
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=8)))
+    edges = [0, *cuts, n]  # repeated cuts make empty batches
+    batches = [slice(lo, hi) for lo, hi in itertools.pairwise(edges)]
+
+    def part(b):
+        return PRAccumulator().update(y[b], s[b], sample_weight=None if w is None else w[b])
+
+    one = PRAccumulator()
+    for b in batches:
+        assert one.update(y[b], s[b], sample_weight=None if w is None else w[b]) is one
+    chained = functools.reduce(lambda a, b: a.merge(b), [part(b) for b in batches])
+    combined = PRAccumulator.combine(part(b) for b in batches[::-1])
+    ref = pr_curve(y, s, sample_weight=w)
+    for acc in (one, chained, combined):
+        got = acc.curve()
+        for name in ("thresholds", "tp", "fp", "precision", "recall"):
+            a, b = getattr(got, name), getattr(ref, name)
+            assert a.dtype == b.dtype, name
+            np.testing.assert_array_equal(a, b, err_msg=name)
+        assert (got.n_pos, got.n_neg) == (ref.n_pos, ref.n_neg)
+        assert type(got.n_pos) is type(ref.n_pos)
+        # the state, per distinct score, in the curve's units
+        np.testing.assert_array_equal(acc.pos[::-1], np.diff(ref.tp, prepend=0))
+        np.testing.assert_array_equal(acc.neg[::-1], np.diff(ref.fp, prepend=0))

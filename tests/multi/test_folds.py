@@ -209,3 +209,53 @@ def test_t_band_pointwise_coverage_with_independent_folds():
         hits += (res.band.low <= truth) & (truth <= res.band.high)
     lo, hi = stats.binom.ppf([0.0005, 0.9995], reps, 0.95) / reps
     assert np.all((lo <= hits / reps) & (hits / reps <= hi)), hits / reps
+
+
+def test_int64_scores_above_2_53_stay_distinct():
+    # issue 23: the pooled curve and the threshold average cast scores to float64, where
+    # 2**60 + 1 == 2**60, merging two operating points
+    s = np.array([2**60 + 1, 2**60] * 2)
+    res = cv_pr_curves([1, 0, 1, 0], s, folds=[0, 0, 1, 1])
+    assert res.pooled.auc() == pr_curve([1, 0, 1, 0], s).auc() == 1.0
+    assert res.thresholds.tolist() == [2**60 + 1, 2**60]
+    np.testing.assert_array_equal(res.threshold_precision, [1.0, 0.5])
+    np.testing.assert_array_equal(res.threshold_recall, [1.0, 1.0])
+
+
+def test_int64_scores_pooled_and_threshold_average_by_brute_force(rng):
+    y, _, f = folds_problem(rng, n=300)
+    s = 2**60 + rng.integers(0, 40, size=300) + 25 * y  # int64, ties, beyond float64's grid
+    res = cv_pr_curves(y, s, f)
+    ref = pr_curve(y, s)
+    np.testing.assert_array_equal(res.pooled.thresholds, ref.thresholds)
+    np.testing.assert_array_equal(res.pooled.tp, ref.tp)
+    np.testing.assert_array_equal(res.pooled.fp, ref.fp)
+    assert res.thresholds.dtype == np.int64
+    folds_top = min(int(s[f == i].max()) for i in range(5))
+    assert res.thresholds[0] == folds_top  # every distinct pooled score up to it: 40+ points
+    for j, t in enumerate(res.thresholds.tolist()):  # Python ints: exact comparisons
+        rec, prec = [], []
+        for i in range(5):
+            pred = np.array([v >= t for v in s[f == i].tolist()])
+            yy = y[f == i]
+            rec.append(np.sum(pred & yy) / yy.sum())
+            prec.append(np.sum(pred & yy) / pred.sum())
+        assert res.threshold_recall[j] == pytest.approx(np.mean(rec), rel=1e-12)
+        assert res.threshold_precision[j] == pytest.approx(np.mean(prec), rel=1e-12)
+
+
+def test_pooled_weights_share_one_scale_across_folds(rng):
+    # each fold's extreme weights were rescaled on their own, so a fold of subnormal weights
+    # weighed 2**1563 times too much in the pooled curve
+    y, s, f = folds_problem(rng, n=200, k=2)
+    w = np.where(f == 0, 2.0**-1070, 1.0) * (1 + rng.integers(0, 4, size=200))
+    res = cv_pr_curves(y, s, f, sample_weight=w)
+    ref = pr_curve(y, s, sample_weight=w)
+    # the pooled weights are one array, counted by the one engine: identical, not close
+    np.testing.assert_array_equal(res.pooled.tp, ref.tp)
+    np.testing.assert_array_equal(res.pooled.fp, ref.fp)
+    assert res.auc["average_precision"].pooled == ref.auc()
+    # and each fold's curve is still the fold's own
+    for i in range(2):
+        one = pr_curve(y[f == i], s[f == i], sample_weight=w[f == i])
+        np.testing.assert_array_equal(res.curves[i].tp, one.tp)

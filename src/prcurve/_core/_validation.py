@@ -21,6 +21,7 @@ __all__ = [
     "check_positive_int",
     "check_rng",
     "check_unit_interval_array",
+    "moderate_shift",
 ]
 
 
@@ -90,8 +91,12 @@ def _is_number(v: Any) -> bool:
     return True
 
 
-def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
-    """Map labels to a boolean "is positive" array."""
+def _binary_labels(y: np.ndarray, pos_label: Any, batch: bool = False) -> np.ndarray:
+    """Map labels to a boolean "is positive" array.
+
+    With ``batch`` (one batch of a stream) a single label other than ``pos_label`` means a
+    batch of negatives: in an imbalanced stream most batches hold no positive.
+    """
     if y.dtype == object:
         y = _object_labels(y)
     if y.dtype == bool and pos_label is None:
@@ -106,6 +111,8 @@ def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
         )
     if pos_label is not None:
         if pos_label not in labels.tolist():
+            if batch and labels.size == 1:
+                return np.zeros(y.shape[0], dtype=bool)
             raise ValueError(
                 f"pos_label: expected one of the labels in y_true {_describe(list(labels))}, "
                 f"got {pos_label!r}"
@@ -121,6 +128,11 @@ def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
             )
         return np.asarray(y == 1)
     if labels.size == 1:
+        if batch:
+            raise ValueError(
+                f"pos_label: expected the positive label for a batch with the single label "
+                f"{as_list[0]!r} (not 0, 1, -1 or a boolean), got None"
+            )
         raise ValueError(
             f"y_true: expected both classes, got a single label {as_list[0]!r}; "
             "pass pos_label if it is the positive class"
@@ -163,8 +175,14 @@ def check_binary_problem(
     *,
     score_name: str = "y_score",
     require_both: bool = True,
+    batch: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate a labelled-score problem.
+
+    With ``batch=True`` the input is one batch of a stream (:class:`prcurve.PRAccumulator`):
+    it may have no rows or only rows of zero weight (the arrays returned are then empty), a
+    single class, and a ``pos_label`` absent from a single-label batch (all negatives); its
+    weights are returned as given, not rescaled, since only the whole stream fixes the scale.
 
     Returns
     -------
@@ -181,10 +199,10 @@ def check_binary_problem(
         raise ValueError(
             f"y_true and {score_name}: expected the same length, got {y.shape[0]} and {s.shape[0]}"
         )
-    if y.shape[0] == 0:
+    if y.shape[0] == 0 and not batch:
         raise ValueError("y_true: expected at least one sample, got an empty array")
     s = _check_finite_numbers(score_name, s)
-    pos = _binary_labels(y, pos_label)
+    pos = _binary_labels(y, pos_label, batch) if y.shape[0] else np.zeros(0, dtype=bool)
     w = None
     if sample_weight is not None:
         w = _as_1d("sample_weight", sample_weight)
@@ -200,12 +218,14 @@ def check_binary_problem(
                 f"at index {bad}"
             )
         keep = w > 0
-        if not keep.any():
+        if not keep.any() and not batch:
             raise ValueError("sample_weight: expected some positive weight, got all zeros")
         if not keep.all():
             pos, s, w = pos[keep], s[keep], w[keep]
+        if batch:
+            return pos, s, w
         w = _moderate_scale(w)
-    if require_both:
+    if require_both and not batch:
         n_pos = int(np.count_nonzero(pos))
         if n_pos == 0 or n_pos == pos.shape[0]:
             missing = "positive" if n_pos == 0 else "negative"
@@ -232,20 +252,35 @@ def _moderate_scale(w: np.ndarray) -> np.ndarray:
     zero) are an error, not a silent change of the data.
     """
     top, low = float(w.max()), float(w.min())
-    if 2.0**-500 <= low and top < 2.0**500:
+    shift = moderate_shift(top, low)
+    if shift == 0:
         return w
+    scaled = np.ldexp(w, shift)
+    if shift < 0 and not np.array_equal(np.ldexp(scaled, -shift), w):
+        raise ValueError(weight_spread_message(top, low))
+    return scaled
+
+
+def moderate_shift(top: float, low: float) -> int:
+    """The power of two ``k`` by which :func:`_moderate_scale` multiplies weights whose largest
+    is ``top`` and smallest ``low`` (0: left alone).  Shared with the accumulator, which must
+    scale a stream of batches exactly as ``pr_curve`` scales all of its rows at once."""
+    if 2.0**-500 <= low and top < 2.0**500:
+        return 0
     exponent = int(np.frexp(top)[1])  # top in [2**(exponent-1), 2**exponent)
     shift = -exponent
     if top >= 2.0**500 or math.ldexp(low, shift) < 2.0**-500:
         shift = 500 - exponent
-    scaled = np.ldexp(w, shift)
-    if shift < 0 and not np.array_equal(np.ldexp(scaled, -shift), w):
-        raise ValueError(
-            "sample_weight: expected positive weights within a factor of about 2**1500 of one "
-            f"another (the range of float64 once the largest is scaled to 2**500), got largest "
-            f"{_plain(top)!r} and smallest {_plain(low)!r}"
-        )
-    return scaled
+    return shift
+
+
+def weight_spread_message(top: float, low: float, where: str = "") -> str:
+    """The error for positive weights spread over more than float64 can hold."""
+    return (
+        "sample_weight: expected positive weights within a factor of about 2**1500 of one "
+        f"another{where} (the range of float64 once the largest is scaled to 2**500), got "
+        f"largest {_plain(top)!r} and smallest {_plain(low)!r}"
+    )
 
 
 def check_rng(rng: Any) -> np.random.Generator:

@@ -11,7 +11,7 @@ import numpy as np
 from scipy.stats import t as student_t
 
 from .._core._area import AUC_PR_METHODS
-from .._core._counts import count_sorted
+from .._core._counts import binary_counts
 from .._core._empirical import PRCurve
 from .._core._frame import curves_frame
 from .._core._results import ConfidenceInterval, compact_repr
@@ -154,7 +154,12 @@ class CVPRCurves:
 def fold_arrays(
     y_true: Any, y_score: Any, folds: Any, sample_weight: Any
 ) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]]:
-    """Split the input into validated per-fold (labels, scores, weights)."""
+    """Split the input into validated per-fold (labels, scores, weights).
+
+    The weights are returned as given (rows of zero weight dropped), not rescaled: extreme
+    weights must be rescaled by one factor for the pooled curve, and by each fold's own for
+    its curve (which :func:`~prcurve._core._counts.binary_counts` does).
+    """
     if folds is None:
         if not isinstance(y_true, list | tuple) or not isinstance(y_score, list | tuple):
             raise TypeError(
@@ -194,23 +199,33 @@ def fold_arrays(
     out = []
     for fid, (yy, ss, ww) in zip(ids.tolist(), parts, strict=True):
         try:
-            out.append(check_binary_problem(yy, ss, ww))
+            y_, s_, w_ = check_binary_problem(yy, ss, ww)
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"fold {fid!r}: {exc}") from None
+        if w_ is not None:
+            raw = np.asarray(ww, dtype=np.float64).reshape(-1)
+            w_ = raw[raw > 0]
+        out.append((y_, s_, w_))
     return ids, out
 
 
 def _threshold_average(curves: list[PRCurve], pooled: PRCurve, num: int):
-    """Per-fold recall and precision at common thresholds (every fold predicts something)."""
-    top = min(float(c.thresholds[0]) for c in curves)
-    cand = pooled.thresholds[pooled.thresholds <= top].astype(np.float64)
+    """Per-fold recall and precision at common thresholds (every fold predicts something).
+
+    Thresholds keep the pooled scores' dtype and are compared in it: int64 scores above 2**53
+    would merge in float64 (the pooled curve has one point per distinct score, so must this).
+    """
+    top = min(c.thresholds[0] for c in curves)
+    cand = pooled.thresholds[pooled.thresholds <= top]
     pick = np.unique(np.linspace(0, cand.shape[0] - 1, min(num, cand.shape[0])).round())
     t = cand[pick.astype(np.intp)]
     rec = np.empty((len(curves), t.shape[0]))
     prec = np.empty_like(rec)
     for f, c in enumerate(curves):
-        # the last operating point with threshold >= t (thresholds decrease)
-        i = np.searchsorted(-c.thresholds.astype(np.float64), -t, side="right") - 1
+        # the last operating point with threshold >= t: thresholds decrease, so that is one
+        # less than the number of thresholds >= t, counted in the increasing order
+        rising = c.thresholds[::-1]
+        i = rising.shape[0] - np.searchsorted(rising, t, side="left") - 1
         rec[f], prec[f] = c.recall[i], c.precision[i]
     return t, rec, prec
 
@@ -274,16 +289,19 @@ def cv_pr_curves(
         else np.atleast_1d(check_unit_interval_array(recall, "recall", low_open=False))
     )
     ids, parts = fold_arrays(y_true, y_score, folds, sample_weight)
-    curves = [PRCurve.from_counts(count_sorted(y, s, w)) for y, s, w in parts]
+    curves = [PRCurve.from_counts(binary_counts(y, s, sample_weight=w)) for y, s, w in parts]
     weighted = any(w is not None for _, _, w in parts)
     ys = np.concatenate([y for y, _, _ in parts])
-    ss = np.concatenate([s.astype(np.float64) for _, s, _ in parts])
+    # the scores' own dtype, promoted as numpy promotes (int64 stays exact above 2**53)
+    ss = np.concatenate([s for _, s, _ in parts])
     ws = (
         np.concatenate([np.ones(y.shape[0]) if w is None else w for y, _, w in parts])
         if weighted
         else None
     )
-    pooled = PRCurve.from_counts(count_sorted(ys, ss, ws))
+    # validated again so that the weights of all folds share one scale (each fold's were
+    # rescaled on their own when extreme)
+    pooled = PRCurve.from_counts(binary_counts(ys, ss, sample_weight=ws))
     fold_precision = np.stack([c.interpolate(grid)[1] for c in curves])
     mean, std, lo, hi = _t_interval(fold_precision, level)
     t, rec, prec = _threshold_average(curves, pooled, n_thresholds)
