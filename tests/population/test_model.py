@@ -373,3 +373,33 @@ def test_curves_stay_defined_deep_in_the_tails():
     k = np.arange(3, 12)
     x = stats.poisson(5).sf(k - 1)  # P(S >= k): recall at threshold k
     np.testing.assert_allclose(m.precision_at(x), m.precision_at_threshold(k), rtol=1e-9)
+
+
+class _normal_without_isf_gen(stats.rv_continuous):
+    """The standard normal law given by pdf, cdf and sf only: scipy's generic isf inverts
+    cdf at 1 − x, which loses every digit of a small x (like scipy 1.10's lognorm.isf, which
+    overflows to inf there)."""
+
+    def _pdf(self, x):
+        return stats.norm.pdf(x)
+
+    def _logpdf(self, x):
+        return stats.norm.logpdf(x)
+
+    def _cdf(self, x):
+        return stats.norm.cdf(x)
+
+    def _sf(self, x):
+        return stats.norm.sf(x)
+
+
+def test_upper_tail_quantiles_do_not_rely_on_an_accurate_isf():
+    law = _normal_without_isf_gen(name="normal_without_isf")
+    generic = PopulationModel(law(0.0, 1.0), law(MU, 1.0), prevalence=0.3)
+    exact = binormal(prevalence=0.3)  # the same laws with scipy's accurate norm.isf
+    x = np.array([1e-3, 1e-9, 1e-12, 1e-20, 1e-100, 1e-300])
+    # the generalized inverse by bisection on sf is exact to one ulp of the threshold, so
+    # the curves agree to a few ulps times the slope of log sf (≤ 40 here)
+    np.testing.assert_allclose(generic.precision_at(x), exact.precision_at(x), rtol=1e-12)
+    np.testing.assert_allclose(generic.roc(x), exact.roc(x), rtol=1e-12, atol=1e-300)
+    assert generic.endpoints() == exact.endpoints()  # P2b: k = 0, the curve starts at (0, 1)
