@@ -70,7 +70,7 @@ def test_asymptotic_variance_matches_monte_carlo():
     x = np.array([0.2, 0.5, 0.8])
     est = np.array([pr_curve(*draw(rng, n)).precision_at(x) for _ in range(reps)])
     mc = n * est.var(axis=0, ddof=1)
-    # relative standard error of a variance from 1000 draws is about 4.5 %
+    # relative standard error of a variance from 1000 draws is about √(2/1000) = 4.5 %: z ≈ 3
     np.testing.assert_allclose(mc, true_sigma2(x), rtol=0.15)
     # eq. (9) as printed (without PR⁴/x² on its last two terms) is far off at both ends
     t = POS.ppf(1 - x)
@@ -103,6 +103,7 @@ def test_normal_interval_coverage_small_monte_carlo():
     for _ in range(reps):
         ci = pr_pointwise_ci(*draw(rng, 1500), x)
         hits += ci.interval.contains(truth)
+    # 200 replicates: binomial SE of a coverage √(0.95·0.05/200) = 0.015; z = 3.2
     assert np.all(np.abs(hits / reps - 0.95) < 0.05)
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from prcurve import PopulationModel, cases, pr_curve
+from prcurve import PopulationModel, asymptotic_variance, cases, pr_curve
 
 MU = 1.4
 
@@ -52,6 +52,7 @@ def test_binormal_precision_closed_form(prevalence):
 
 
 def test_binormal_auc_roc_closed_form():
+    # PopulationModel quadrature targets epsabs=1e-13, epsrel=1e-12 (quad): 1e-10 is 100× that
     assert binormal().auc_roc() == pytest.approx(stats.norm.cdf(MU / np.sqrt(2)), abs=1e-10)
     unequal = binormal(mu=1.0, sd_pos=2.0)
     assert unequal.auc_roc() == pytest.approx(stats.norm.cdf(1.0 / np.sqrt(5)), abs=1e-10)
@@ -61,6 +62,8 @@ def test_binormal_auc_roc_closed_form():
 def test_auc_pr_against_dense_midpoint_rule(prevalence):
     m = binormal(prevalence)
     grid = (np.arange(200_000) + 0.5) / 200_000
+    # quad ~1e-12; the midpoint rule is O(h²) on the smooth curve, but the binormal PR curve
+    # has an unbounded slope at x -> 0, which costs O(h) = 5e-6 at most (1.5e-9 measured)
     assert m.auc_pr() == pytest.approx(m.precision_at(grid).mean(), abs=1e-6)
 
 
@@ -68,6 +71,7 @@ def test_auc_pr_is_population_average_precision():
     # empirical average precision of a huge sample converges to the population area
     m = binormal(0.2)
     y, s = m.sample(400_000, rng=3)
+    # n₊ ≈ 80 000: binomial SE of AP √(θ(1−θ)/n₊) <= 0.0018 (an upper bound for AP); z ≈ 2.2
     assert pr_curve(y, s).auc() == pytest.approx(m.auc_pr(), abs=4e-3)
 
 
@@ -92,6 +96,7 @@ def test_discrete_precision_against_brute_force(prevalence):
 def test_discrete_auc_pr_against_dense_grid():
     m = PopulationModel(discrete(*NEG), discrete(*POS), 0.3)
     grid = (np.arange(400_000) + 0.5) / 400_000
+    # the curve is closed form per piece; the midpoint rule errs O(h) at each of its 3 jumps
     assert m.auc_pr() == pytest.approx(m.precision_at(grid).mean(), abs=1e-5)
 
 
@@ -106,6 +111,8 @@ def test_discrete_auc_roc_against_pairs():
     y, s = m.sample(200_000, rng=0)
     from prcurve import roc_curve
 
+    # n₊ = 60 000, n₋ = 140 000: SE of the AUC <= √(1/(4·min(n₊, n₋))) ≈ 0.002 (Birnbaum–Klose
+    # bound); z = 2.5
     assert roc_curve(y, s).auc() == pytest.approx(expected, abs=5e-3)
 
 
@@ -186,7 +193,7 @@ def test_chance_curves_p4(law):
     x = np.linspace(0.01, 0.99, 99)
     assert np.all(m.roc(x) <= x + 1e-12)
     assert np.all(m.precision_at(x) >= m.chance_precision - 1e-12)
-    assert m.auc_roc() == pytest.approx(0.5, abs=1e-9)
+    assert m.auc_roc() == pytest.approx(0.5, abs=1e-9)  # quad target 1e-12 (or exact sums)
     if not m.is_discrete:
         assert np.allclose(m.roc(x), x) and np.allclose(m.precision_at(x), 0.25)
 
@@ -235,7 +242,8 @@ def test_sample_is_seeded_and_follows_the_laws():
     y2, s2 = m.sample(20_000, rng=np.random.default_rng(5))
     assert np.array_equal(y1, y2) and np.array_equal(s1, s2)
     assert y1.dtype == bool and s1.dtype == np.float64
-    assert abs(y1.mean() - 0.3) < 0.015
+    assert abs(y1.mean() - 0.3) < 0.015  # binomial SE √(0.21/20 000) = 0.0032: z = 4.6
+    # exact p-values of a true null: each fails with probability 1e-3 for a fresh seed
     assert stats.kstest(s1[y1], stats.norm(MU, 1).cdf).pvalue > 1e-3
     assert stats.kstest(s1[~y1], stats.norm(0, 1).cdf).pvalue > 1e-3
 
@@ -245,7 +253,11 @@ def test_empirical_curve_converges_to_population(name):
     m = cases.CASES[name](0.3)
     y, s = m.sample(300_000, rng=11)
     x = np.linspace(0.1, 0.9, 17)
-    assert np.max(np.abs(pr_curve(y, s).precision_at(x) - m.precision_at(x))) < 0.02
+    # PR̂(x) ≈ N(PR(x), σ²(x)/n) (Theorem 1; σ up to 0.0104 here for Case B, 0 where Case D is
+    # flat): z = 4 at each of the 17 points, plus 1e-3 for the O(1/n₊) discreteness
+    sd = np.sqrt(asymptotic_variance(m, x) / y.size)
+    err = np.abs(pr_curve(y, s).precision_at(x) - m.precision_at(x))
+    assert np.all(err <= 4 * sd + 1e-3), (err, sd)
 
 
 def test_with_prevalence_changes_pr_not_roc():
@@ -348,14 +360,19 @@ def test_mixed_discrete_negatives_continuous_positives():
     neg, pos = stats.binom(6, 0.3), stats.norm(3.5, 1.2)
     m = PopulationModel(neg, pos, 0.3)
     # P(S₊ > S₋) = E[F₋(S₊)] (no ties with a continuous law), on a dense score grid
-    s = np.linspace(-6, 13, 2_000_001)
-    expected = np.sum(neg.cdf(s) * pos.pdf(s)) * (s[1] - s[0])
-    assert m.auc_roc() == pytest.approx(expected, abs=1e-6)
+    # midpoint rule on a grid whose nodes include the atoms 0..6 (F₋ is constant inside every
+    # cell), so the error is the smooth O(h²) term: h²/24·∫|f₊''| ~ 1e-11 for h = 1e-5
+    h = 1e-5
+    mid = -6.0 + (np.arange(1_900_000) + 0.5) * h
+    expected = np.sum(neg.cdf(mid) * pos.pdf(mid)) * h
+    assert m.auc_roc() == pytest.approx(expected, abs=1e-9)
     # PR jumps down where F₊⁻¹(1 − x) crosses an atom of the negatives
     x_jump = pos.sf(4.0)
     left, right = m.precision_at([x_jump - 1e-7, x_jump + 1e-7])
     assert left > right + 0.01
     grid = (np.arange(100_000) + 0.5) / 100_000
+    # quad per smooth piece (1e-12); the midpoint rule errs O(h) = 1e-5 × jump at each of the
+    # 7 jumps, but the cells straddling them are split evenly on average (6.7e-9 measured)
     assert m.auc_pr() == pytest.approx(m.precision_at(grid).mean(), abs=1e-5)
 
 
@@ -373,3 +390,33 @@ def test_curves_stay_defined_deep_in_the_tails():
     k = np.arange(3, 12)
     x = stats.poisson(5).sf(k - 1)  # P(S >= k): recall at threshold k
     np.testing.assert_allclose(m.precision_at(x), m.precision_at_threshold(k), rtol=1e-9)
+
+
+class _normal_without_isf_gen(stats.rv_continuous):
+    """The standard normal law given by pdf, cdf and sf only: scipy's generic isf inverts
+    cdf at 1 − x, which loses every digit of a small x (like scipy 1.10's lognorm.isf, which
+    overflows to inf there)."""
+
+    def _pdf(self, x):
+        return stats.norm.pdf(x)
+
+    def _logpdf(self, x):
+        return stats.norm.logpdf(x)
+
+    def _cdf(self, x):
+        return stats.norm.cdf(x)
+
+    def _sf(self, x):
+        return stats.norm.sf(x)
+
+
+def test_upper_tail_quantiles_do_not_rely_on_an_accurate_isf():
+    law = _normal_without_isf_gen(name="normal_without_isf")
+    generic = PopulationModel(law(0.0, 1.0), law(MU, 1.0), prevalence=0.3)
+    exact = binormal(prevalence=0.3)  # the same laws with scipy's accurate norm.isf
+    x = np.array([1e-3, 1e-9, 1e-12, 1e-20, 1e-100, 1e-300])
+    # the generalized inverse by bisection on sf is exact to one ulp of the threshold, so
+    # the curves agree to a few ulps times the slope of log sf (≤ 40 here)
+    np.testing.assert_allclose(generic.precision_at(x), exact.precision_at(x), rtol=1e-12)
+    np.testing.assert_allclose(generic.roc(x), exact.roc(x), rtol=1e-12, atol=1e-300)
+    assert generic.endpoints() == exact.endpoints()  # P2b: k = 0, the curve starts at (0, 1)

@@ -132,7 +132,10 @@ def test_scaled_variance_approaches_sigma2_case_a():
     x = np.array([0.3, 0.5, 0.7])
     sim = simulate_pr_estimator(m, 2000, x, n_replicates=4000, rng=20261121)
     sigma2 = asymptotic_variance(m, x)
+    # 4000 replicates: relative MC sd of a variance ≈ √(2/R) = 0.022 (normal), so 0.12 leaves
+    # z ≈ 3 beside the O(1/n) gap between the n = 2000 variance and its limit
     assert np.allclose(sim.scaled_variance(), sigma2, rtol=0.12)
+    # MC SE of the mean √(σ²/n/R) <= 0.0014 here; 0.01 also covers the O(1/n) bias of PR̂
     assert np.allclose(sim.mean(), m.precision_at(x), atol=0.01)
     assert np.allclose(sim.normal.sd, np.sqrt(sigma2 / 2000))
 
@@ -143,6 +146,7 @@ def test_case_f_inconsistent_and_bimodal_case_a_not():
     a = simulate_pr_estimator(cases.A(0.5), 1000, [0.4], n_replicates=3000, rng=1)
     pf, pa = f.estimates[:, 0], a.estimates[:, 0]
     # Case F: mass near both one-sided limits PR(0.4−) = 1 and PR(0.4) = 2/3 ...
+    # 3000 replicates: the MC SE of each fraction is <= 0.009, far below the margins used
     near_top = np.mean(pf > 0.95)
     near_bottom = np.mean(np.abs(pf - 2 / 3) < 0.05)
     assert near_top > 0.2 and near_bottom > 0.2
@@ -182,6 +186,7 @@ def test_conditional_binomial_is_the_truncated_law():
     pmf = stats.binom(n, p).pmf(np.arange(1, n))
     pmf /= pmf.sum()
     freq = np.bincount(k, minlength=n)[1:n] / k.size
+    # 200 000 draws: binomial SE of each frequency <= √(¼/200 000) = 0.0011; z = 3.6
     np.testing.assert_allclose(freq, pmf, atol=4e-3)
     # a prevalence so small that redrawing would never end: still instant, and exact (k = 1)
     assert (conditional_binomial(gen, 10, 1e-12, 100, min_each=1) == 1).all()

@@ -6,6 +6,7 @@ shape-free ``rv_continuous`` / ``rv_discrete`` instance such as ``rv_discrete(va
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,11 @@ __all__ = ["ScoreLaw", "as_score_law"]
 # Tolerance used when inverting a discrete distribution function: 1 - x is lowered by this much
 # so that a recall such as 0.4 = 1 - F(z) lands on the atom z despite rounding in F.
 _DISCRETE_TOL = 1e-9  # relative, on tail probabilities
+# Relative miss of sf(isf(x)) against x beyond which a continuous law's isf is taken to have
+# failed.  A correct isf misses by (ulp of t)·t·hazard(t): ~1e-13 for scipy's laws, 4e-9 for a
+# normal located at 1e6; a generic isf via cdf at 1 − x misses by ~1e-16/x.  A false alarm only
+# costs the bisection, which returns the same float inverse.
+_ISF_CHECK = 1e-10
 # Largest number of atoms enumerated for a discrete law on the integers.
 _MAX_ATOMS = 1_000_000
 
@@ -77,10 +83,55 @@ class ScoreLaw:
                 q[lost] = self._tail_atom(target[lost])
             out[mid] = np.maximum(q, self.lower)
         else:
-            q = np.asarray(self.dist.isf(x[mid]), dtype=np.float64)
-            # scipy may give NaN deep in a tail: there the quantile is the support's end
-            out[mid] = np.where(np.isnan(q), np.where(x[mid] < 0.5, self.upper, self.lower), q)
+            xm = x[mid]
+            with warnings.catch_warnings():
+                # scipy 1.10's boost-based isf (e.g. beta) warns when its root finder gives up
+                # deep in a tail; the value is checked against sf below
+                warnings.simplefilter("ignore", RuntimeWarning)
+                q = np.array(self.dist.isf(xm), dtype=np.float64, ndmin=1)
+            # in the upper tail the quantile solves sf(q) = x.  scipy 1.10's lognorm isf
+            # overflows to inf once 1 - x rounds to 1, and a generic rv_continuous inverts
+            # cdf at 1 - x, losing the digits of a small x: where sf(q) misses x, bisect on sf
+            tail = xm < 0.5
+            with np.errstate(invalid="ignore"):
+                missed = tail & ~(np.abs(self.sf(q) - xm) <= _ISF_CHECK * xm)
+            if missed.any():
+                q[missed] = self._upper_tail_point(xm[missed])
+            # scipy may give NaN deep in a lower tail: there the quantile is the support's end
+            out[mid] = np.where(np.isnan(q), np.where(xm < 0.5, self.upper, self.lower), q)
         return out
+
+    def _upper_tail_point(self, x: np.ndarray) -> np.ndarray:
+        """Smallest float t with P(S > t) <= x, for x in (0, 0.5), by bisection on ``sf``.
+
+        For a continuous law whose ``isf`` failed.  The bracket starts at the median (where
+        sf = ½ > x) and ends at the upper end of the support, or, on an unbounded support,
+        where doubling steps first reach sf <= x (at most ~1100 steps to the largest float);
+        it is then halved until its ends are adjacent floats.  Vectorised over ``x``.
+        """
+        median = float(self.dist.isf(0.5))
+        lo = np.full(x.shape, median)
+        if np.isfinite(self.upper):
+            hi = np.full(x.shape, self.upper)
+        else:
+            step = np.full(x.shape, max(abs(median), 1.0))
+            hi = lo + step
+            for _ in range(1100):
+                short = self.sf(hi) > x
+                if not short.any():
+                    break
+                lo = np.where(short, hi, lo)
+                step = np.where(short, 2 * step, step)
+                hi = np.where(short, hi + step, hi)
+        for _ in range(2200):  # invariant: sf(lo) > x >= sf(hi)
+            mid = lo + (hi - lo) / 2
+            open_ = (mid > lo) & (mid < hi)
+            if not open_.any():
+                break
+            ok = self.sf(mid) <= x
+            hi = np.where(open_ & ok, mid, hi)
+            lo = np.where(open_ & ~ok, mid, lo)
+        return hi
 
     def _tail_atom(self, x: np.ndarray) -> np.ndarray:
         """Smallest support point z with P(S > z) <= x, by integer bisection on ``sf``.
