@@ -159,9 +159,7 @@ ROW_CALLS = {
     ),
     "accumulator": lambda y, s, w: prcurve.PRAccumulator().update(y, s, sample_weight=w),
     "fit_binormal": lambda y, s, w: prcurve.fit_binormal(y, s, sample_weight=w),
-    "cv_pr_curves": lambda y, s, w: prcurve.cv_pr_curves(
-        y, s, folds=[0, 1] * 5, sample_weight=w
-    ),
+    "cv_pr_curves": lambda y, s, w: prcurve.cv_pr_curves(y, s, folds=[0, 1] * 5, sample_weight=w),
 }
 
 
