@@ -109,7 +109,8 @@ class CVPRCurves:
       of different folds against each other mixes models and can understate or overstate the
       curve.
     * **vertical average** — mean precision at fixed recall (Davis–Goadrich interpolation of
-      each fold, never straight lines, which are not achievable and overstate precision).  Needs
+      each fold, never straight lines, which are not achievable and overstate precision
+      wherever it falls between two operating points).  Needs
       no common score scale; answers "what precision does a model trained this way reach at
       recall r", and its band shows the fold-to-fold spread.
     * **threshold average** — mean (recall, precision) at fixed score thresholds (Fawcett 2006
