@@ -250,7 +250,7 @@ def choose_in_block(
     edge: np.ndarray,
     blocks: Blocks,
     refine: Any,
-    factors: dict[int, np.ndarray],
+    factors: dict[int, tuple[np.ndarray, np.ndarray | None]],
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Every spec's chosen column, feasibility and FP (× factor) at its held column, for one
     block of replicates.
