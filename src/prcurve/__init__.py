@@ -46,6 +46,7 @@ __all__ = [
     "PopulationModel",
     "PopulationOperatingPoints",
     "ROCCurve",
+    "SmoothingFallbackWarning",
     "TargetNotMetWarning",
     "ThresholdsDroppedWarning",
     "UndefinedMetricWarning",

@@ -25,7 +25,11 @@ from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricW
 from ._core._spaces import pr_to_roc, roc_to_pr
 from ._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from ._inference._band import PRConfidenceBand, pr_confidence_band
-from ._inference._common import DegenerateBootstrapWarning, LowEffectiveSampleSizeWarning
+from ._inference._common import (
+    DegenerateBootstrapWarning,
+    LowEffectiveSampleSizeWarning,
+    SmoothingFallbackWarning,
+)
 from ._inference._compare import ComparisonResult, compare
 from ._inference._coverage import CoverageResult, coverage_study
 from ._inference._operating_ci import operating_point

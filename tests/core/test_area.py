@@ -137,10 +137,55 @@ def test_perfect_and_reversed_rankings():
     assert 0 < worst < 3 / 7
 
 
-def test_trapezoid_is_optimistic_against_davis_goadrich(rng):
+def test_trapezoid_above_davis_goadrich_on_a_typical_curve(rng):
     y, s, _ = make_problem(rng, n=2000, prevalence=0.02, ties=True)
     c = pr_curve(y, s)
     assert c.auc("trapezoid") > c.auc("davis_goadrich")
+
+
+def test_trapezoid_below_davis_goadrich_after_a_negative_ranked_first():
+    """Issue 23: the docstring said the trapezoid overestimates; here precision rises from 0.
+    DG: ∫₀¹ x/(1 + x) dx = 1 − ln 2; trapezoid: the line from (0, 0) to (1, 1/2)."""
+    assert auc_pr([0, 1], [2, 1], method="trapezoid") == pytest.approx(0.25, rel=1e-15)
+    assert auc_pr([0, 1], [2, 1], method="davis_goadrich") == pytest.approx(
+        1 - np.log(2), rel=1e-14
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 40), prevalence=st.floats(0.1, 0.9))
+def test_trapezoid_minus_davis_goadrich_has_the_sign_of_the_precision_drop(seed, n, prevalence):
+    """The condition stated in auc_pr's docstring, segment by segment: between consecutive
+    points A, B with TP_B > TP_A the straight line is above the count-space interpolation when
+    P_B < P_A, below it when P_B > P_A, equal when P_A = P_B (compared exactly, cross-multiplied
+    on the integer counts).  The interpolated piece is integrated numerically (quad, absolute
+    error far below the smallest nonzero difference here: |a c − d| ≥ 1/ΔTP for integer
+    counts), and the pieces add up to the difference of the two public estimators."""
+    rng = np.random.default_rng(seed)
+    y, s, _ = make_problem(rng, n=n, prevalence=prevalence, ties=bool(seed % 2))
+    c = pr_curve(y, s)
+    tp, fp, n_pos = c.tp.tolist(), c.fp.tolist(), float(c.n_pos)
+    total = 0.0
+    for i in range(1, len(tp)):
+        ta, fa, tb, fb = tp[i - 1], fp[i - 1], tp[i], fp[i]
+        if tb == ta:
+            continue
+        slope = (fb - fa) / (tb - ta)
+        dg, _ = quad(
+            lambda x, a=ta, d=ta + fa, c=1 + slope: (a + x) / (d + c * x), 0, tb - ta, epsabs=1e-13
+        )
+        dg /= n_pos
+        linear = (tb - ta) / n_pos * (ta / (ta + fa) + tb / (tb + fb)) / 2
+        drop = ta * (tb + fb) - tb * (ta + fa)  # > 0 iff P_A > P_B, exactly (integers)
+        if drop > 0:
+            assert linear > dg + 1e-11
+        elif drop < 0:
+            assert linear < dg - 1e-11
+        else:
+            assert linear == pytest.approx(dg, abs=1e-12)
+        total += linear - dg
+    gap = c.auc("trapezoid") - c.auc("davis_goadrich")
+    assert gap == pytest.approx(total, abs=1e-10)
 
 
 @settings(max_examples=60, deadline=None)

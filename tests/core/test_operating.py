@@ -1,6 +1,7 @@
 """Operating points against brute force over every threshold."""
 
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -271,3 +272,90 @@ def test_predict_without_a_threshold_is_an_error():
     miss = operating_point([0, 1, 0, 1], [4, 3, 2, 1], min_precision=0.9)
     with pytest.raises(ValueError, match="min_precision: expected a feasible operating point"):
         miss.predict([1.0, 2.0])
+
+
+def brute_choice_at(y, s, w, criterion, target, pi):
+    """The rule at deployment prevalence π, every rate an exact rational rounded once:
+    precision at π = TP·π·n₋ / (TP·π·n₋ + FP·n₊·(1 − π)) (negatives reweighted to the share
+    1 − π), FPR = FP/n₋ and recall = TP/n₊ (which π does not change)."""
+    points, n_pos, n_neg = brute_points(y, s, w)
+    q = Fraction(pi)
+    cands = []
+    for t, tp, fp in points:
+        a = Fraction(tp) * q * Fraction(n_neg)
+        exact = a / (a + Fraction(fp) * Fraction(n_pos) * (1 - q))
+        if criterion == "min_precision" and float(exact) >= target:
+            cands.append(((tp, t), t, float(exact)))
+        elif criterion == "min_recall" and float(Fraction(tp) / Fraction(n_pos)) >= target:
+            cands.append(((exact, tp, t), t, float(exact)))
+        elif criterion == "max_fpr" and float(Fraction(fp) / Fraction(n_neg)) <= target:
+            cands.append(((tp, t), t, float(exact)))
+    return max(cands)[1:] if cands else (None, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    problems,
+    st.sampled_from(["min_precision", "min_recall", "max_fpr"]),
+    st.one_of(st.sampled_from([0.1, 0.3, 1 / 3, 0.5, 0.7, 0.9]), st.floats(0.01, 0.99)),
+    st.data(),
+)
+def test_operating_point_at_prevalence_is_decided_on_the_counts(problem, criterion, pi, data):
+    """Issue 23: at a deployment prevalence, FPR and recall targets choose the point they
+    choose on the data (π does not enter them), and precision ties with the target (targets
+    are drawn from the precisions the points reach at π) are decided exactly, not by the
+    rounding of reweighted false positives."""
+    y, s, w = (np.array(v) for v in problem)
+    weights = data.draw(st.sampled_from([None, w]))
+    points, n_pos, n_neg = brute_points(y, s, weights)
+    q = Fraction(pi)
+    achieved = {
+        "min_precision": [
+            float(Fraction(tp) * q * Fraction(n_neg) / (
+                Fraction(tp) * q * Fraction(n_neg) + Fraction(fp) * Fraction(n_pos) * (1 - q)
+            ))
+            for _, tp, fp in points if tp > 0
+        ],
+        "min_recall": [tp / n_pos for _, tp, _ in points if tp > 0],
+        "max_fpr": [fp / n_neg for _, _, fp in points if fp < n_neg] + [0.0],
+    }[criterion]  # fmt: skip
+    target = data.draw(st.sampled_from(achieved))
+    op = operating_point(y, s, sample_weight=weights, prevalence=pi, **{criterion: target})
+    threshold, precision = brute_choice_at(y, s, weights, criterion, target, pi)
+    assert op.threshold == threshold and op.feasible == (threshold is not None)
+    if threshold is None:
+        return
+    assert op.precision == precision  # the value the rule compared, rounded once
+    if criterion != "min_precision":
+        here = operating_point(y, s, sample_weight=weights, **{criterion: target})
+        assert (op.threshold, op.recall, op.fpr) == (here.threshold, here.recall, here.fpr)
+
+
+@pytest.mark.parametrize("pi", [0.1, 0.2, 0.05, 0.123, 0.5])
+def test_max_fpr_does_not_depend_on_prevalence(pi):
+    """Issue 23: FP·factor/(n₋·factor) rounded above 0.3 at π = 0.1 (threshold 11, recall 0)."""
+    y, s = [0, 0, 0, 1] + [0] * 7, np.arange(11, 0, -1.0)
+    op = operating_point(y, s, max_fpr=0.3, prevalence=pi)
+    assert (op.threshold, op.recall, op.fpr) == (8.0, 1.0, 0.3)  # FP = 3 of n₋ = 10
+    assert op.precision == pytest.approx(pi / (pi + 3 / 10 * (1 - pi)), rel=1e-15)
+
+
+@pytest.mark.parametrize("pi", [0.1, 0.11, 0.3, 1 / 3, 0.7, 0.9, 0.999])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_single_tie_group_has_precision_pi_at_pi(pi, weighted):
+    """Issue 23: one tie group (every score equal) has precision exactly π at prevalence π, so
+    min_precision=π is met -- also in every bootstrap replicate (each reweighted to π with its
+    own class counts), on the coarse-to-fine path (unweighted) and the ordinary one (weighted).
+    Before, rounding said infeasible at π = 0.9, 0.11, 1/3."""
+    y = np.array([0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0])
+    s = np.ones(y.shape[0])
+    w = np.linspace(1.0, 2.0, y.shape[0]) if weighted else None
+    op = operating_point(y, s, sample_weight=w, min_precision=pi, prevalence=pi)
+    assert op.feasible and op.threshold == 1.0 and op.precision == pi and op.recall == 1.0
+    boot = operating_point(
+        y, s, sample_weight=w, min_precision=pi, prevalence=pi, interval="bootstrap",
+        n_resamples=200, rng=0,
+    )  # fmt: skip
+    assert boot.feasible_fraction == 1.0
+    assert boot.precision_interval.low == pytest.approx(pi, rel=1e-12)
+    assert boot.precision_interval.high == pytest.approx(pi, rel=1e-12)

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+import prcurve
 from prcurve import auc_pr, pr_curve, roc_curve
 from prcurve._core._validation import (
     check_choice,
@@ -145,3 +146,63 @@ def test_object_labels_and_complex_scores():
         pr_curve(np.array([1, "a", 0], dtype=object), [1, 2, 3])
     with pytest.raises(TypeError, match="y_score: expected real numbers, got complex"):
         pr_curve([0, 1, 1], np.array([1 + 1j, 2, 3]))
+
+
+ROW_CALLS = {
+    "pr_curve": lambda y, s, w: prcurve.pr_curve(y, s, sample_weight=w),
+    "roc_curve": lambda y, s, w: prcurve.roc_curve(y, s, sample_weight=w),
+    "prg_curve": lambda y, s, w: prcurve.prg_curve(y, s, sample_weight=w),
+    "auc_pr": lambda y, s, w: prcurve.auc_pr(y, s, sample_weight=w),
+    "achievable_pr_curve": lambda y, s, w: prcurve.achievable_pr_curve(y, s, sample_weight=w),
+    "operating_point": lambda y, s, w: prcurve.operating_point(
+        y, s, min_recall=0.5, sample_weight=w
+    ),
+    "accumulator": lambda y, s, w: prcurve.PRAccumulator().update(y, s, sample_weight=w),
+    "fit_binormal": lambda y, s, w: prcurve.fit_binormal(y, s, sample_weight=w),
+    "cv_pr_curves": lambda y, s, w: prcurve.cv_pr_curves(y, s, folds=[0, 1] * 5, sample_weight=w),
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "which"),
+    [
+        (call, which)
+        for call in sorted(ROW_CALLS)
+        for which in ("y_true", "y_score", "sample_weight")
+        # auc_pr reads a 2-D y_score as a score matrix (one row per sample, one column per
+        # class): (1, 10) is one sample of 10 classes, refused for its row count (tested below)
+        if (call, which) != ("auc_pr", "y_score")
+    ],
+)
+def test_row_vectors_are_refused_with_one_message(call, which):
+    """Issue 23: shape (1, n) was read as n samples; scikit-learn's ``column_or_1d`` refuses it
+    ("y should be a 1d array, got an array of shape (1, 10) instead"), and so does every public
+    function here, with the one message of the shared validation helper.  A column (n, 1) is
+    still accepted, as in scikit-learn."""
+    args = {
+        "y_true": np.array([0, 1, 0, 1, 1, 0, 0, 1, 0, 1]),
+        "y_score": np.linspace(0.0, 1.0, 10),
+        "sample_weight": np.full(10, 2.0),
+    }
+    column = dict(args, **{which: args[which].reshape(-1, 1)})
+    ROW_CALLS[call](column["y_true"], column["y_score"], column["sample_weight"])
+    row = dict(args, **{which: args[which].reshape(1, -1)})
+    pattern = (
+        rf"^(fold 0: )?{which}: expected a 1-D array or a column of shape \(n, 1\), got a row "
+        rf"vector of shape \(1, 10\); pass {which}\.ravel\(\) if its entries are the samples$"
+    )
+    with pytest.raises(ValueError, match=pattern):
+        ROW_CALLS[call](row["y_true"], row["y_score"], row["sample_weight"])
+
+
+def test_auc_pr_reads_a_row_of_scores_as_one_sample_of_a_score_matrix():
+    with pytest.raises(
+        ValueError, match=r"y_true and y_score: expected the same number of rows, got 10 and 1"
+    ):
+        auc_pr([0, 1] * 5, np.linspace(0, 1, 10).reshape(1, -1))
+
+
+def test_row_vector_of_one_sample_is_a_column():
+    """Shape (1, 1) is a column of one sample: accepted (and then refused for its one class)."""
+    with pytest.raises(ValueError, match="y_true: expected both classes, got only positives"):
+        pr_curve([[1]], [[0.5]])

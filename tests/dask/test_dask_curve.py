@@ -189,6 +189,15 @@ def test_errors(rng):
         prcurve.dask.pr_curve(as_dask(y, 2), as_dask(s, 2), max_points=1)
     with pytest.raises(ValueError, match="method: expected one of"):
         prcurve.dask.auc_pr(as_dask(y, 2), as_dask(s, 2), method="roc")
+    # a row vector is refused with the in-memory message; a column is read as a vector
+    row = da.from_array(y.reshape(1, -1), chunks=(1, 50))
+    with pytest.raises(
+        ValueError, match=r"y_true: expected a 1-D array or a column of shape \(n, 1\), got a row"
+    ):
+        prcurve.dask.pr_curve(row, as_dask(s, 2))
+    column = da.from_array(y.reshape(-1, 1), chunks=(50, 1))
+    want = prcurve.auc_pr(y, s)
+    assert prcurve.dask.auc_pr(column, as_dask(s, 2)) == pytest.approx(want, rel=1e-12)
 
 
 def test_import_prcurve_does_not_import_dask():

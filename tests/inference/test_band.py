@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import prcurve
 from prcurve import LowEffectiveSampleSizeWarning, PRConfidenceBand, pr_confidence_band, pr_curve
 from prcurve._core._batch import functional_precision_sorted
 from prcurve._inference._resample import (
@@ -271,3 +272,32 @@ def test_kernel_sums_skip_only_terms_ndtr_rounds_to_one():
         assert np.array_equal(
             pdf, np.exp(-0.5 * u * u).sum(axis=1) / (x.shape[0] * h * np.sqrt(2 * np.pi))
         )
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_subnormal_spread_falls_back_to_the_naive_band(mixed):
+    """Issue 23: with positives spread over a few subnormal steps the default bandwidth is
+    below the smallest normal float64 (all scores subnormal: it was reported as (0, 0); beside
+    normal negatives: Silverman's squares underflowed and the error said "all equal").  The
+    band is the naive bootstrap band, and says so, equal to asking for it."""
+    gen = np.random.default_rng(3)
+    y = gen.random(80) < 0.4
+    y[:2] = True, False
+    k = gen.integers(0, 3, 80) + y
+    s = np.where(y | (not mixed), k * 5e-324, gen.random(80))
+    pattern = (
+        r"pr_confidence_band: the scores of the positives spread over [0-9.e-]+ only, so the "
+        r"default \(Silverman\) kernel bandwidth is [0-9.e-]+ in score units, below the smallest "
+        r"normal float64 \(2\.2e-308\); returning the naive bootstrap band "
+        r"\(method='bootstrap', no smoothing\) instead; pass a bandwidth to smooth anyway"
+    )
+    with pytest.warns(prcurve.SmoothingFallbackWarning, match=pattern) as record:
+        band = pr_confidence_band(y, s, n_resamples=50, rng=5)
+    assert len(record) == 1 and record[0].filename == __file__  # stacklevel: the caller
+    naive = pr_confidence_band(y, s, method="bootstrap", n_resamples=50, rng=5)
+    assert band.method == "bootstrap" and band.bandwidth is None and band.p_tilde is None
+    assert band.radius == naive.radius
+    np.testing.assert_array_equal(band.band.low, naive.band.low)
+    # a bandwidth passed by the caller is used as given
+    h = 1e-300
+    assert pr_confidence_band(y, s, bandwidth=h, n_resamples=20, rng=0).bandwidth == (h, h)

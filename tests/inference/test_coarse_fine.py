@@ -66,16 +66,15 @@ def _ground_truth_check(y, s, specs, width, seed, b=7):
     factors = {}
     for _, _, _, pi in specs:
         f = 1.0 if pi is None else (npos / nneg) * (1 - pi.value) / pi.value
-        factors[id(pi)] = np.broadcast_to(np.asarray(f, dtype=np.float64), (b,))
+        drawn = None if pi is None else np.full(b, pi.value)
+        factors[id(pi)] = (np.broadcast_to(np.asarray(f, dtype=np.float64), (b,)), drawn)
     local = [(c, t, int(a), pi) for (c, t, _, pi), a in zip(specs, at, strict=True)]
     got = choose_in_block(
         local, tp.astype(np.float64), npos.astype(np.float64), edge, blocks, refine, factors
     )
     for (criterion, target, col, pi), (idx, ok, held_fp) in zip(local, got, strict=True):
-        f = factors[id(pi)]
-        want_idx, want_ok = choose_rows(
-            tp, fp * f[:, None], npos, nneg * f, criterion, target
-        )  # fmt: skip
+        f, drawn = factors[id(pi)]
+        want_idx, want_ok = choose_rows(tp, fp, npos, nneg, criterion, target, prevalence=drawn)
         np.testing.assert_array_equal(ok, want_ok)
         np.testing.assert_array_equal(np.where(want_ok, idx, 0), np.where(want_ok, want_idx, 0))
         np.testing.assert_array_equal(held_fp, fp[:, col] * f)
@@ -190,8 +189,10 @@ def _refine_everything_then_choose(checked: list[int]):
         got = lazy(specs, tp, n_pos, edge, blocks, sub_refine, factors)
         nneg = edge[:, -1].astype(np.float64)
         for (criterion, target, col, pi), (idx, ok, held) in zip(specs, got, strict=True):
-            f = factors[id(pi)]
-            want_idx, want_ok = choose_rows(tp, fp * f[:, None], n_pos, nneg * f, criterion, target)
+            f, drawn = factors[id(pi)]
+            want_idx, want_ok = choose_rows(
+                tp, fp, n_pos, nneg, criterion, target, prevalence=drawn
+            )
             np.testing.assert_array_equal(ok, want_ok)
             np.testing.assert_array_equal(idx, np.where(want_ok, want_idx, 0))
             np.testing.assert_array_equal(held, fp[:, col] * f)

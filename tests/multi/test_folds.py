@@ -78,7 +78,7 @@ def test_vertical_average_equals_slow_dg_interpolation(rng, ties):
 
 
 def test_vertical_average_is_not_linear(rng):
-    """Straight lines in PR space would give a different (optimistic) mean curve."""
+    """Straight lines in PR space would give a different mean curve."""
     y, s, f = folds_problem(rng, n=100)
     grid = np.linspace(0, 1, 201)
     res = cv_pr_curves(y, s, f, recall=grid)

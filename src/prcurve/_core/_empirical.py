@@ -573,8 +573,16 @@ def auc_pr(
             ``TP = FP = 0`` (so the first segment has the constant precision of the first point).
         ``"trapezoid"``
             Straight lines between consecutive points in PR space, starting at
-            ``(0, P_1)``.  Linear interpolation in PR space is not achievable and overestimates
-            the area (Davis & Goadrich 2006, section 4); offered for comparison only.
+            ``(0, P_1)``; not achievable (Davis & Goadrich 2006, section 4), offered for
+            comparison only.  Between consecutive points A, B with ``TP_B > TP_A`` the
+            Davis–Goadrich precision ``(a + x)/(d + c x)`` is convex in recall when precision
+            falls (``P_B < P_A``) and concave when it rises, so the straight line lies above
+            the achievable curve on falling segments and below it on rising ones (equal where
+            ``P_A = P_B``; the first segment, from recall 0, is the same flat piece in both).
+            The trapezoid therefore overestimates the ``"davis_goadrich"`` area whenever
+            precision never rises from one operating point to the next, the usual shape, but
+            not in general: after negatives ranked first precision rises from 0 (see the
+            examples).
         ``"lower_trapezoid"``
             Boyd et al. (2013): points ``(0, 1)`` then one per threshold; for each distinct recall
             the minimum and maximum precision; ``Σ_i (r_i − r_{i−1})(p_{i−1}^min + p_i^max)/2``.
@@ -611,6 +619,12 @@ def auc_pr(
     >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
     >>> round(auc_pr(y, s), 4), round(auc_pr(y, s, method="davis_goadrich"), 4)
     (0.8333, 0.7973)
+
+    A negative ranked first: precision rises from 0, and the straight line lies below the
+    achievable curve.
+
+    >>> [round(auc_pr([0, 1], [2, 1], method=m), 4) for m in ("trapezoid", "davis_goadrich")]
+    [0.25, 0.3069]
     """
     check_choice(method, "method", tuple(AUC_PR_METHODS))
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)

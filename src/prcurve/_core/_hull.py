@@ -4,8 +4,13 @@ The upper convex hull of the ROC points and the origin is found by repeatedly de
 once, every point that lies on or below the chord joining its two neighbours.  Deleting such a
 point never changes the hull, so the loop ends with exactly the strict hull vertices; each pass
 is a handful of vectorised operations, and the number of passes is small in practice (every pass
-removes every locally non-convex point).  Cross products are computed on the raw counts, which
-are exact in float64 for integer counts below 2**26 per axis and accurate to rounding otherwise.
+removes every locally non-convex point).  Deleting all at once is sound because no two of the
+points left after the first filter coincide (each lies strictly left of every later one, except
+the origin below a first point of FP 0): a point on or below the chord of neighbours on either
+side of it is no strict vertex, whatever else goes in the same pass.  Two coinciding points
+(equal in float64, e.g. after a tiny weight) would each lie "on the chord" of the other, and
+both would go.  Cross products are computed on the raw counts, which are exact in float64 for
+integer counts below 2**26 per axis and accurate to rounding otherwise.
 """
 
 from __future__ import annotations
@@ -26,10 +31,13 @@ def upper_hull_indices(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
     y = np.concatenate([[0.0], np.asarray(tp, dtype=np.float64)])
     idx = np.arange(x.shape[0])
     # within a vertical run only the top point, within a horizontal run only the leftmost, can be
-    # vertices: drop the others first (cheap, and it removes most points on step-shaped curves)
+    # vertices: drop the others first (cheap, and it removes most points on step-shaped curves).
+    # Points that coincide (equal counts in float64, e.g. a weight below the rounding of the
+    # cumulative sum) are one point: the vertical rule keeps the last copy, so the horizontal
+    # rule only drops a point whose predecessor lies strictly to its left.
     keep = np.ones(x.shape[0], dtype=bool)
     keep[:-1] &= x[1:] != x[:-1]  # a later point has the same fp and at least this tp
-    keep[1:] &= y[1:] != y[:-1]  # an earlier point has the same tp and at most this fp
+    keep[1:] &= (y[1:] != y[:-1]) | (x[1:] == x[:-1])  # an earlier one has this tp, less fp
     keep[0] = keep[-1] = True
     idx = idx[keep]
     while idx.shape[0] > 2:

@@ -23,6 +23,12 @@ The rules (counts ``TP_k``, ``FP_k`` at decreasing thresholds ``t_k``; predict p
     weights) that does not exceed ``k``: the lowest threshold flagging at most ``k``.  When a
     tie of scores straddles ``k`` the point flags fewer than ``k`` (ties are never split).
 
+Every comparison is decided on the data's counts, each rate rounded once from its exact value
+(:mod:`prcurve._core._exact`): a precision of exactly 9/10 meets ``min_precision=0.9``, and at a
+deployment prevalence π only precision changes -- ``max_fpr``, ``min_recall`` and ``top_k``
+choose the same point at every π, and one tie group (precision exactly π at π) meets
+``min_precision=π``.
+
 A target that no point meets gives ``feasible=False`` (``min_precision`` above every point's
 precision, ``max_fpr`` below the first point's rate, ``top_k`` below the first tie group);
 ``min_recall`` is always feasible (the last point has recall 1).
@@ -36,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ._exact import precision_at_least
 from ._results import ConfidenceInterval, PRCurveWarning, compact_repr
 from ._validation import (
     _as_1d,
@@ -199,17 +206,29 @@ def choose_rows(
     n_neg: np.ndarray,
     criterion: str,
     target: float,
+    *,
+    prevalence: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The chosen column of every row (see the module docstring for the rules).
+
+    Every comparison is decided on the data's own counts, each rate rounded once: recall
+    ``TP/n₊`` and false-positive rate ``FP/n₋`` are single divisions (correctly rounded), and
+    precision goes through :func:`~prcurve._core._exact.precision_at_least`.  At a deployment
+    prevalence only the precision changes, and the order of the precisions of one row does not
+    (``TP/(TP + c·FP)`` with one factor ``c > 0`` per row orders points as ``TP/(TP + FP)``): so
+    ``max_fpr``, ``min_recall`` and ``top_k`` choose the same column at every π, and
+    ``min_precision`` compares ``P_π`` with the target without reweighted, rounded counts.
 
     Parameters
     ----------
     tp, fp : ndarray, shape (b, k)
-        Cumulative counts at decreasing thresholds (repeats allowed).
+        Cumulative counts at decreasing thresholds (repeats allowed), not reweighted.
     n_pos, n_neg : ndarray, shape (b,)
-        Totals of each row.
+        Totals of each row, not reweighted.
     criterion, target
         As returned by :func:`check_criterion`.
+    prevalence : float or ndarray of shape (b,), optional
+        Deployment prevalence π of each row (None: the data's own).
 
     Returns
     -------
@@ -217,21 +236,29 @@ def choose_rows(
         Chosen column (0 where infeasible).
     feasible : ndarray of bool, shape (b,)
     """
-    tp = np.asarray(tp, dtype=np.float64)
-    fp = np.asarray(fp, dtype=np.float64)
-    d = tp + fp
+    tpf = np.asarray(tp, dtype=np.float64)
+    fpf = np.asarray(fp, dtype=np.float64)
+    d = tpf + fpf
     valid = d > 0
-    precision = tp / np.where(valid, d, 1.0)
     if criterion == "min_precision":
-        return _first_best(valid & (precision >= target), tp)
+        totals: dict[str, Any] = {}
+        if prevalence is not None:
+            column = (slice(None), None)
+            totals = dict(
+                n_pos=np.asarray(n_pos)[column],
+                n_neg=np.asarray(n_neg)[column],
+                prevalence=np.broadcast_to(prevalence, np.shape(n_pos))[column],
+            )
+        return _first_best(precision_at_least(tp, fp, target, **totals), tpf)
     if criterion == "min_recall":
-        ok = valid & (tp / np.asarray(n_pos, dtype=np.float64)[:, None] >= target)
+        precision = tpf / np.where(valid, d, 1.0)  # the order of P_π at every π
+        ok = valid & (tpf / np.asarray(n_pos, dtype=np.float64)[:, None] >= target)
         masked = np.where(ok, precision, -np.inf)
         ok &= masked == masked.max(axis=1, keepdims=True)
-        return _first_best(ok, tp)
+        return _first_best(ok, tpf)
     if criterion == "max_fpr":
-        rate = fp / np.asarray(n_neg, dtype=np.float64)[:, None]
-        return _first_best(valid & (rate <= target), tp)
+        rate = fpf / np.asarray(n_neg, dtype=np.float64)[:, None]
+        return _first_best(valid & (rate <= target), tpf)
     return _first_best(valid & (d <= target), d)
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "check_choice",
     "check_fraction",
     "check_level",
+    "check_not_row_vector",
     "check_positive_int",
     "check_rng",
     "check_unit_interval_array",
@@ -36,16 +37,32 @@ def _as_1d(name: str, value: Any) -> np.ndarray:
     arr = np.asarray(value)
     if arr.ndim == 0:
         raise ValueError(f"{name}: expected a 1-D array, got a scalar ({arr.item()!r})")
-    if arr.ndim == 2 and 1 in arr.shape:
+    if arr.ndim == 2 and arr.shape[1] == 1:  # a column vector, as scikit-learn accepts
         arr = arr.reshape(-1)
     if arr.ndim == 2 and arr.shape[1] == 2 and "score" in name:
         raise ValueError(
             f"{name}: expected a 1-D array of scores, got shape {arr.shape} (two columns, like "
             f"predict_proba's output); pass the positive class's column, {name}[:, 1]"
         )
+    check_not_row_vector(name, arr.shape)
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D array, got an array of shape {arr.shape}")
     return arr
+
+
+def check_not_row_vector(name: str, shape: tuple[int, ...]) -> None:
+    """Refuse a row vector, shape ``(1, n)``, as scikit-learn refuses it (``column_or_1d``).
+
+    A row of a matrix is one sample with ``n`` features, not ``n`` samples: reading it as a
+    vector would silently change its meaning.  A column ``(n, 1)`` is accepted (its rows are
+    the samples).  Every 1-D input of prcurve (in memory or on Dask) is checked here, so that
+    the message is the same everywhere.
+    """
+    if len(shape) == 2 and shape[0] == 1 and shape[1] != 1:
+        raise ValueError(
+            f"{name}: expected a 1-D array or a column of shape (n, 1), got a row vector of "
+            f"shape {tuple(shape)}; pass {name}.ravel() if its entries are the samples"
+        )
 
 
 def _check_finite_numbers(name: str, arr: np.ndarray) -> np.ndarray:

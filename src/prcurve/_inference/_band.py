@@ -27,6 +27,7 @@ from .._core._validation import (
 )
 from ._common import (
     LowEffectiveSampleSizeWarning,
+    SmoothingFallbackWarning,
     check_progress,
     check_recall_range,
     check_resamples,
@@ -166,17 +167,34 @@ def _scale_exponent(s: np.ndarray) -> int:
     return int(np.frexp(top)[1])
 
 
-def _class_bandwidths(ps: np.ndarray, ns: np.ndarray, bandwidth: float | None):
+def _class_bandwidths(
+    ps: np.ndarray, ns: np.ndarray, bandwidth: float | None, shift: int
+) -> tuple[tuple[float, float] | None, str]:
+    """Kernel bandwidths ``(h₊, h₋)`` of the scores rescaled by ``2**-shift``, or None and why.
+
+    None when a default (Silverman) bandwidth is not a normal float64 number in score units:
+    the class's scores spread over a subnormal width (Silverman's squares underflow to 0, or
+    the bandwidth itself is below 2**-1022), so smoothed draws would be rounded to a handful of
+    representable values and the reported bandwidth to 0.
+    """
     if bandwidth is not None:
-        return bandwidth, bandwidth
+        return (bandwidth, bandwidth), ""
     h_pos, h_neg = silverman_bandwidth(ps), silverman_bandwidth(ns)
-    for h, name in ((h_pos, "positives"), (h_neg, "negatives")):
-        if h <= 0:
+    for h, x, name in ((h_pos, ps, "positives"), (h_neg, ns, "negatives")):
+        if np.ptp(x) == 0:
             raise ValueError(
                 f"bandwidth: the scores of the {name} are all equal, so the default "
                 "(Silverman) bandwidth is 0; pass a positive bandwidth"
             )
-    return h_pos, h_neg
+        in_score_units = float(np.ldexp(h, shift))
+        if in_score_units < np.finfo(np.float64).tiny:
+            spread = float(np.ldexp(np.ptp(x), shift))
+            return None, (
+                f"the scores of the {name} spread over {spread!r} only, so the default "
+                f"(Silverman) kernel bandwidth is {in_score_units!r} in score units, below the "
+                "smallest normal float64 (2.2e-308)"
+            )
+    return (h_pos, h_neg), ""
 
 
 def _smoothed_sup(
@@ -296,6 +314,10 @@ def pr_confidence_band(
     bandwidth : float, optional
         Gaussian kernel bandwidth (score units) for both classes.  Default: Silverman's rule
         ``0.9 · min(sd, IQR/1.34) · n_c^(−1/5)`` for each class c separately, so ``h ∝ n^(−1/5)``.
+        When a class's scores spread over a subnormal width, that default is below the smallest
+        normal float64 (smoothed draws would round to a few values): the naive bootstrap band
+        is returned instead (``method="bootstrap"`` in the result), with a
+        :class:`~prcurve.SmoothingFallbackWarning`.
     p_tilde : float, optional
         Instrumental prevalence p̃ of the importance sampling, in (0, 1).  Default: the
         observed prevalence p̂ = n₊/n, which makes every weight γₙ equal to 1 (see Notes).
@@ -442,6 +464,22 @@ def pr_confidence_band(
         c.tp[None, :], fp0[None, :], np.array([c.n_pos]), grid, ties=ties
     )[0]
 
+    if method == "smoothed_bootstrap":
+        # PR curves are invariant to rescaling the scores: extreme magnitudes (where squares
+        # under- or overflow in the bandwidth rule) are brought near 1 by an exact power of two
+        shift = _scale_exponent(s)
+        ps = np.ldexp(s[y].astype(np.float64), -shift)
+        ns = np.ldexp(s[~y].astype(np.float64), -shift)
+        user = None if h_user is None else float(np.ldexp(h_user, -shift))
+        h, why = _class_bandwidths(ps, ns, user, shift)
+        if h is None:
+            warnings.warn(
+                f"pr_confidence_band: {why}; returning the naive bootstrap band "
+                "(method='bootstrap', no smoothing) instead; pass a bandwidth to smooth anyway",
+                SmoothingFallbackWarning,
+                stacklevel=2,
+            )
+            method = "bootstrap"
     if method == "bootstrap":
         sup, npos = _naive_sup(
             sample, grid, centre, n_resamples, gen, progress, ties=ties, sampling=sampling,
@@ -450,12 +488,7 @@ def pr_confidence_band(
         weights = np.full(n_resamples, 1.0 / n_resamples)
         h, pt, used_center = None, None, None
     else:
-        # PR curves are invariant to rescaling the scores: extreme magnitudes (where squares
-        # under- or overflow in the bandwidth rule) are brought near 1 by an exact power of two
-        shift = _scale_exponent(s)
-        ps = np.ldexp(s[y].astype(np.float64), -shift)
-        ns = np.ldexp(s[~y].astype(np.float64), -shift)
-        h = _class_bandwidths(ps, ns, None if h_user is None else float(np.ldexp(h_user, -shift)))
+        assert h is not None
         p_hat = n_p / n
         pt = p_hat if p_tilde is None else p_tilde
         used_center = center

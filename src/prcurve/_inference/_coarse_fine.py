@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .._core._binomial import conditional_binomial
+from .._core._exact import precision_at_least
 from .._core._partial import negative_factor
 from ._resample import (
     ProgressHook,
@@ -169,13 +170,18 @@ def _class_totals(
     return k, n - k
 
 
-def _factors(specs, npos, nneg, gen) -> dict[int, np.ndarray]:
-    """Per deployment prevalence (by identity): the negatives' factor of every replicate."""
-    out: dict[int, np.ndarray] = {}
+def _factors(specs, npos, nneg, gen) -> dict[int, tuple[np.ndarray, np.ndarray | None]]:
+    """Per deployment prevalence (by identity): every replicate's negatives' factor and π
+    (None for the data's own prevalence)."""
+    out: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
     for _, _, _, pi in specs:
         if id(pi) not in out:
-            f = 1.0 if pi is None else negative_factor(npos, nneg, pi.draw(npos.shape[0], gen))
-            out[id(pi)] = np.broadcast_to(np.asarray(f, dtype=np.float64), npos.shape)
+            drawn = None if pi is None else pi.draw(npos.shape[0], gen)
+            f = 1.0 if drawn is None else negative_factor(npos, nneg, drawn)
+            out[id(pi)] = (
+                np.broadcast_to(np.asarray(f, dtype=np.float64), npos.shape),
+                None if drawn is None else np.broadcast_to(np.asarray(drawn), npos.shape),
+            )
     return out
 
 
@@ -190,19 +196,22 @@ def _needed_blocks(
     n_pos: np.ndarray,
     fp_hi: Any,
     first_at_least: Any,
+    last_meets: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Blocks whose columns a criterion may need exactly (b, B), and a lower bound on the TP
     of the chosen column (min_precision; -1 otherwise).
 
-    ``tp_last`` is the TP of each block's last column, ``e_lo``/``e_hi`` the FP (× factor) at
-    each block's edges; ``first_at_least(c)`` the first column of each row with TP ≥ ``c[row]``.
-    A column's own bounds (its TP, the edges' FP) are exact in floating
-    point (each operation is monotone); bounds over a block use its largest TP and get
-    :data:`SLACK`.
+    ``tp_last`` is the TP of each block's last column, ``e_lo``/``e_hi`` the FP (× factor at π
+    for min_precision) at each block's edges; ``first_at_least(c)`` the first column of each
+    row with TP ≥ ``c[row]``; ``last_meets`` (min_precision) whether each block's last column
+    meets the target with the FP of the block's upper edge, decided as ``choose_rows`` decides
+    (precision is decreasing in FP, so then that column is feasible).  Bounds over a block
+    use its largest TP and get :data:`SLACK`.
     """
     hi = _precision(tp_last, e_lo)  # no column of the block has a higher precision
     if criterion == "min_precision":
-        sure = has & (_precision(tp_last, e_hi) >= target)  # its last column is feasible
+        assert last_meets is not None
+        sure = has & last_meets  # its last column is feasible
         deepest = np.where(sure, tp_last, -1.0).max(axis=1, keepdims=True)
         return has & (hi >= target * (1 - SLACK)) & (tp_last > deepest), deepest[:, 0]
     cand = has & (tp_last / n_pos[:, None] >= target)  # the block holds a candidate column
@@ -241,7 +250,7 @@ def choose_in_block(
     edge: np.ndarray,
     blocks: Blocks,
     refine: Any,
-    factors: dict[int, np.ndarray],
+    factors: dict[int, tuple[np.ndarray, np.ndarray | None]],
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Every spec's chosen column, feasibility and FP (× factor) at its held column, for one
     block of replicates.
@@ -264,18 +273,35 @@ def choose_in_block(
     def first_at_least(c: np.ndarray) -> np.ndarray:
         return np.searchsorted(flat, c + shift[:, 0]) - starts
 
+    n_neg = edge[:, -1]  # the last edge counts every negative of the replicate
+    tp_int = tp.astype(np.int64)  # whole counts: the exact decisions' fast path
+
+    def meets(rows: Any, t: np.ndarray, fp: np.ndarray, target: float, drawn: Any) -> np.ndarray:
+        """``choose_rows``'s decision "precision >= target" for entries of ``rows``."""
+        if drawn is None:
+            return precision_at_least(t, fp, target)
+        at = dict(n_pos=n_pos[rows], n_neg=n_neg[rows], prevalence=drawn[rows])
+        return precision_at_least(t, fp, target, **at)
+
     need = np.zeros((b, n_blocks), dtype=bool)
     deepest: list[np.ndarray] = []
     for criterion, target, _, pi in specs:
-        f = factors[id(pi)][:, None]
-        e = edge * f if pi is not None else edge.astype(np.float64)
+        f, drawn = factors[id(pi)]
+        # at π only min_precision changes: the order of precisions (min_recall) does not
+        scaled = pi is not None and criterion == "min_precision"
+        e = edge * f[:, None] if scaled else edge.astype(np.float64)
 
         def fp_hi(r: np.ndarray, j: np.ndarray, e: np.ndarray = e) -> np.ndarray:
             return e[r, blocks.block[j] + ~blocks.exact[j]]
 
+        last_meets = None
+        if criterion == "min_precision":
+            last = tp_int[:, np.clip(blocks.last, 0, tp.shape[1] - 1)]
+            last_meets = meets((slice(None), None), last, edge[:, 1:], target, drawn)
         more, low = _needed_blocks(
-            criterion, target, tp, tp_last, e[:, :-1], e[:, 1:], has, n_pos, fp_hi, first_at_least
-        )
+            criterion, target, tp, tp_last, e[:, :-1], e[:, 1:], has, n_pos, fp_hi,
+            first_at_least, last_meets,
+        )  # fmt: skip
         need |= more
         deepest.append(low)
     rows, which = np.nonzero(need)
@@ -286,17 +312,14 @@ def choose_in_block(
     tp_e = tp[er, column]
     out = []
     for (criterion, target, col, pi), low in zip(specs, deepest, strict=True):
-        f = factors[id(pi)]
-        fp_e = fp_int.astype(np.float64)
-        if pi is not None:
-            fp_e = fp_e * f[er]
-        prec = _precision(tp_e, fp_e)
+        f, drawn = factors[id(pi)]
         if criterion == "min_precision":
             top = low.copy()
-            ok = prec >= target
+            ok = meets(er, tp_int[er, column], fp_int, target, drawn)
             np.maximum.at(top, er[ok], tp_e[ok])
             chosen, feasible = np.where(top > 0, first_at_least(top), 0), top > 0
         else:
+            prec = _precision(tp_e, fp_int.astype(np.float64))  # the same order at every π
             cand = tp_e / n_pos[er] >= target
             best = np.full(b, -np.inf)
             np.maximum.at(best, er[cand], prec[cand])

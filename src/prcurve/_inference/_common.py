@@ -11,6 +11,7 @@ from .._core._validation import check_positive_int
 __all__ = [
     "DegenerateBootstrapWarning",
     "LowEffectiveSampleSizeWarning",
+    "SmoothingFallbackWarning",
     "check_progress",
     "check_recall_range",
     "check_resamples",
@@ -42,3 +43,8 @@ def check_recall_range(recall_range: Any) -> tuple[float, float]:
 
 class DegenerateBootstrapWarning(PRCurveWarning):
     """The bootstrap distribution is degenerate for the requested interval; a fallback is used."""
+
+
+class SmoothingFallbackWarning(PRCurveWarning):
+    """The kernel smoothing asked for cannot be carried out in float64 (a class's scores spread
+    over a subnormal width); the unsmoothed (naive bootstrap) result is returned instead."""

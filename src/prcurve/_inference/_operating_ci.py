@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._core._counts import count_sorted
+from .._core._exact import exact_precision
 from .._core._operating import (
     CRITERIA,
     OperatingPoint,
@@ -36,10 +37,10 @@ from ._resample import (
 __all__ = ["operating_point", "operating_points"]
 
 
-def _describe_failure(criterion: str, target: float, tp, fp, n_neg) -> str:
-    d = tp + fp
+def _describe_failure(criterion: str, target: float, tp, fp, fps, n_neg) -> str:
+    """Why no point meets the target (``fp`` the data's negatives, ``fps`` reweighted to π)."""
     if criterion == "min_precision":
-        prec = tp / d
+        prec = tp / (tp + fps)
         i = int(np.argmax(prec))
         return (
             f"no threshold reaches precision >= {target:g}: the highest precision is "
@@ -50,40 +51,47 @@ def _describe_failure(criterion: str, target: float, tp, fp, n_neg) -> str:
             f"no threshold has false-positive rate <= {target:g}: the top-scoring tie group "
             f"alone has rate {fp[0] / n_neg:.6g}"
         )
+    d = tp + fp
     return f"no threshold flags at most {target:g}: the top-scoring tie group holds {d[0]:.6g}"
 
 
 def _point(
-    counts: Any, criterion: str, target: float, factor: float, prevalence: float
+    counts: Any, criterion: str, target: float, factor: float, prevalence: float | None
 ) -> tuple[OperatingPoint, int]:
+    """The point chosen on the data's counts; ``prevalence`` the deployment π (None: the data's).
+
+    The choice is made on the counts themselves (see :func:`choose_rows`); ``factor`` (the
+    negatives' weight at π) only rescales the reported ``fp`` and ``tn``.
+    """
     tp, fp = counts.tp, counts.fp
     fps = np.multiply(fp, factor, dtype=np.float64) if factor != 1.0 else fp
     n_pos, n_neg = counts.n_pos, counts.n_neg * factor
     idx, ok = choose_rows(
-        tp[None, :], np.asarray(fps)[None, :], np.array([n_pos]), np.array([n_neg]),
-        criterion, target,
+        tp[None, :], fp[None, :], np.array([counts.n_pos]), np.array([counts.n_neg]),
+        criterion, target, prevalence=prevalence,
     )  # fmt: skip
     i = int(idx[0])
-    common: dict[str, Any] = dict(criterion=criterion, target=target, n_pos=n_pos, n_neg=n_neg)
+    shown = counts.n_pos / (counts.n_pos + counts.n_neg) if prevalence is None else prevalence
+    common: dict[str, Any] = dict(
+        criterion=criterion, target=target, n_pos=n_pos, n_neg=n_neg, prevalence=shown
+    )
     if not ok[0]:
-        reason = _describe_failure(criterion, target, tp, np.asarray(fps), n_neg)
+        reason = _describe_failure(criterion, target, tp, fp, np.asarray(fps), counts.n_neg)
         fields = ("threshold", "precision", "recall", "fpr", "tp", "fp", "fn", "tn")
         none: dict[str, Any] = dict.fromkeys(fields)
-        return OperatingPoint(
-            feasible=False, prevalence=prevalence, reason=reason, **none, **common
-        ), -1
+        return OperatingPoint(feasible=False, reason=reason, **none, **common), -1
     t, f = tp[i].item(), np.asarray(fps)[i].item()
+    totals = () if prevalence is None else (counts.n_pos, counts.n_neg, prevalence)
     return OperatingPoint(
         feasible=True,
         threshold=counts.thresholds[i].item(),
-        precision=t / (t + f),
+        precision=exact_precision(tp[i], fp[i], *totals),  # the value the rule compared
         recall=t / n_pos,
         fpr=float(fp[i] / counts.n_neg),
         tp=t,
         fp=f,
         fn=n_pos - t,
         tn=n_neg - f,
-        prevalence=prevalence,
         **common,
     ), i
 
@@ -114,19 +122,21 @@ def _replicates(
     at = np.searchsorted(cols, [spec[2] for spec in specs])
     out: list[tuple[list, list, list, list]] = [([], [], [], []) for _ in specs]
     blocks = bootstrap_blocks(sample, n_resamples, gen, progress, cols, sampling=sampling)
-    for tp, fp0, npos, nneg0 in blocks:
-        fp0 = np.asarray(fp0, dtype=np.float64)
+    for tp, counted, npos, nneg0 in blocks:
+        fp0 = np.asarray(counted, dtype=np.float64)
         nneg0 = np.asarray(nneg0, dtype=np.float64)
-        shifted: dict[int, tuple[np.ndarray, np.ndarray]] = {id(None): (fp0, nneg0)}
+        # per deployment prevalence (by identity): each row's π and its reweighted negatives
+        shifted: dict[int, tuple[Any, np.ndarray]] = {id(None): (None, fp0)}
         for (criterion, target, _, pi), col, (thr, oks, prec, rec) in zip(
             specs, at, out, strict=True
         ):
             if id(pi) not in shifted:
                 assert pi is not None
-                f = np.asarray(negative_factor(npos, nneg0, pi.draw(tp.shape[0], gen)))
-                shifted[id(pi)] = (fp0 * f[:, None], nneg0 * f)
-            fp, nneg = shifted[id(pi)]
-            idx, ok = choose_rows(tp, fp, npos, nneg, criterion, target)
+                drawn = pi.draw(tp.shape[0], gen)
+                f = np.asarray(negative_factor(npos, nneg0, drawn))
+                shifted[id(pi)] = (drawn, fp0 * f[:, None])
+            drawn, fp = shifted[id(pi)]
+            idx, ok = choose_rows(tp, counted, npos, nneg0, criterion, target, prevalence=drawn)
             thr.append(sample.counts.thresholds[cols[idx]])
             oks.append(ok)
             t0, f0 = np.asarray(tp[:, col], dtype=np.float64), fp[:, col]
@@ -193,14 +203,12 @@ def _chosen(
     counts: Any, checked: list[tuple[str, float]], pis: list[DeploymentPrevalence | None]
 ) -> list[tuple[OperatingPoint, int, DeploymentPrevalence | None]]:
     """Every target at every prevalence (prevalence-major): point, chosen column, π."""
-    data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
     out = []
     for pi in pis:
         value = None if pi is None else pi.value
         factor = 1.0 if value is None else float(negative_factor(counts.n_pos, counts.n_neg, value))
         for criterion, target in checked:
-            prev = data_prevalence if value is None else value
-            point, column = _point(counts, criterion, target, factor, prev)
+            point, column = _point(counts, criterion, target, factor, value)
             out.append((point, column, pi))
     return out
 
@@ -481,8 +489,7 @@ def operating_point(
     sample = prepare(y, s, w) if kind is not None else None
     counts = sample.counts if sample is not None else count_sorted(y, s, w)
     factor = 1.0 if pi is None else float(negative_factor(counts.n_pos, counts.n_neg, pi))
-    data_prevalence = counts.n_pos / (counts.n_pos + counts.n_neg)
-    point, chosen = _point(counts, criterion, target, factor, data_prevalence if pi is None else pi)
+    point, chosen = _point(counts, criterion, target, factor, pi)
     if sample is None or not point.feasible:
         return point
     spec = [(criterion, target, chosen, deploy)]

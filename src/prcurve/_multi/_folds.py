@@ -16,6 +16,7 @@ from .._core._empirical import PRCurve
 from .._core._frame import curves_frame
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import (
+    _as_1d,
     check_binary_problem,
     check_level,
     check_positive_int,
@@ -108,7 +109,8 @@ class CVPRCurves:
       of different folds against each other mixes models and can understate or overstate the
       curve.
     * **vertical average** — mean precision at fixed recall (Davis–Goadrich interpolation of
-      each fold, never straight lines, which are not achievable and overstate precision).  Needs
+      each fold, never straight lines, which are not achievable and overstate precision
+      wherever it falls between two operating points).  Needs
       no common score scale; answers "what precision does a model trained this way reach at
       recall r", and its band shows the fold-to-fold spread.
     * **threshold average** — mean (recall, precision) at fixed score thresholds (Fawcett 2006
@@ -180,15 +182,15 @@ def fold_arrays(
         parts = [(y_true[i], y_score[i], ws[i]) for i in range(len(y_true))]
     else:
         f = np.asarray(folds)
-        y = np.asarray(y_true)
+        y = _as_1d("y_true", y_true)
         if f.ndim != 1 or f.shape[0] != y.shape[0]:
             raise ValueError(f"folds: expected shape ({y.shape[0]},) like y_true, got {f.shape}")
-        s = np.asarray(y_score)
+        s = _as_1d("y_score", y_score)
         if s.shape[:1] != y.shape[:1]:
             raise ValueError(
                 f"y_true and y_score: expected the same length, got {y.shape[0]} and {s.shape[0]}"
             )
-        w = None if sample_weight is None else np.asarray(sample_weight)
+        w = None if sample_weight is None else _as_1d("sample_weight", sample_weight)
         ids, inverse = np.unique(f, return_inverse=True)
         parts = [
             (y[inverse == i], s[inverse == i], None if w is None else w[inverse == i])

@@ -23,7 +23,7 @@ METHOD_NAMES = {
     "davis_goadrich": "Davis–Goadrich interpolated area",
     "lower_trapezoid": "Lower trapezoid (Boyd et al.)",
     "interpolated_median": "Interpolated median (Boyd et al.)",
-    "trapezoid": "Linear trapezoid (optimistic)",
+    "trapezoid": "Linear trapezoid (for comparison)",
 }
 
 
@@ -299,8 +299,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         '<p class="note">Conventions: an instance is predicted positive when its score is at '
         "least the threshold; tied scores form one operating point. Between operating points "
         "the PR curve is interpolated in count space (Davis &amp; Goadrich 2006), which is not "
-        "a straight line in PR space; the linear trapezoid overstates the area and is shown "
-        "only for comparison.</p>"
+        "a straight line in PR space; the linear trapezoid lies above it where precision "
+        "falls between points (below where it rises) and is shown only for comparison.</p>"
     )
     parts.append("</main></body></html>")
     return "\n".join(parts)

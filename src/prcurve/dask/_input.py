@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._validation import check_binary_problem
+from .._core._validation import check_binary_problem, check_not_row_vector
 
 __all__ = ["Checked", "check_dask_problem", "dask_frame"]
 
@@ -25,7 +25,8 @@ def _as_series(value: Any, name: str) -> Any:
     import dask.dataframe as dd
 
     if isinstance(value, da.Array):
-        if value.ndim == 2 and 1 in value.shape:
+        check_not_row_vector(name, value.shape)
+        if value.ndim == 2 and value.shape[1] == 1:
             value = value.reshape(-1)
         if value.ndim != 1:
             raise ValueError(f"{name}: expected a 1-D dask array, got shape {value.shape}")

@@ -106,8 +106,9 @@ class PRCurveDisplay(EstimatorMixin):
     -----
     The interpolated curve is the Davis & Goadrich (2006, section 4) path between operating
     points (:meth:`PRCurve.interpolate`); straight lines between PR points (``linear=True``) are
-    drawn only for contrast: they are not achievable and overstate the area.  The chance level is
-    the prevalence π₊ and the lowest PR curve any scorer can achieve is
+    drawn only for contrast: they are not achievable, and lie above the interpolated curve
+    where precision falls between two points (below it where precision rises).  The chance
+    level is the prevalence π₊ and the lowest PR curve any scorer can achieve is
     ``π₊x / (π₊x + π₋)`` (Hughes-Oliver, property P5).
 
     Examples
@@ -257,7 +258,7 @@ class PRCurveDisplay(EstimatorMixin):
                 color=color,
                 linestyle=(0, (1, 2)),
                 linewidth=1.0,
-                label="linear interpolation (optimistic)",
+                label="linear interpolation (not achievable)",
             )
         if points is None:
             points = curve.recall.shape[0] <= 60
