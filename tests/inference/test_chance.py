@@ -70,9 +70,7 @@ def test_weighted_uses_effective_counts():
     w = rng.integers(1, 4, size=n)
     c = prcurve.pr_curve(y, s, sample_weight=w.astype(float))
     expanded = _test(np.repeat(y, w), np.repeat(s, w))
-    res = below_chance_test(
-        c.tp, c.fp, effective_counts=(float(w[y].sum()), float(w[~y].sum()))
-    )
+    res = below_chance_test(c.tp, c.fp, effective_counts=(float(w[y].sum()), float(w[~y].sum())))
     assert res.weighted
     assert res.roc_auc == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=1e-12)
     assert res.z == pytest.approx(expanded.z, rel=0.01)

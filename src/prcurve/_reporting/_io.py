@@ -361,7 +361,7 @@ def positive_class(
     false/true pair (``0``/``1``, ``no``/``yes``, ...) decides.
     """
     found = ", ".join(
-        f"{c!r} ({k:,} row{'' if k == 1 else 's'})" for c, k in zip(names[:8], rows[:8], strict=False)
+        f"{c!r} ({k} row{'' if k == 1 else 's'})" for c, k in zip(names[:8], rows[:8], strict=False)
     )
     found += ", ..." if len(names) > 8 else ""
     if len(names) != 2:
