@@ -201,6 +201,7 @@ def _run_report(
         analysis = _run_report_dask(args, progress, settings)
         paths = write_report(analysis, args.out, progress=progress)
         progress.finish()
+        _warn_worse_than_chance(analysis)
         if not args.quiet:
             print(f"Report written to {paths['report']}")
         return EXIT_OK
@@ -251,9 +252,19 @@ def _run_report(
             analysis, args.out, progress=progress, ahead=ahead, figures=figures
         )  # fmt: skip
     progress.finish()
+    _warn_worse_than_chance(analysis)
     if not args.quiet:
         print(f"Report written to {paths['report']}")
     return EXIT_OK
+
+
+def _warn_worse_than_chance(analysis: Any) -> None:
+    """On stderr, also with --quiet: each scorer significantly worse than chance (the page and
+    summary.json say the same)."""
+    from ._reporting._chance import chance_warnings
+
+    for line in chance_warnings(analysis):
+        print(f"prcurve: warning: {line}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | BinaryIO | None = None) -> int:

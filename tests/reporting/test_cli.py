@@ -170,8 +170,8 @@ BAD_INPUTS = [
     pytest.param(
         "y,s\n0,0.5\n1,0.1\n2,0.3\n",
         ["--score", "s"],
-        r"column 'y' has 3 distinct labels, expected two classes; found '0' \(1 rows\), "
-        r"'1' \(1 rows\), '2' \(1 rows\)",
+        r"column 'y' has 3 distinct labels, expected two classes; found '0' \(1 row\), "
+        r"'1' \(1 row\), '2' \(1 row\)",
         id="three-classes",
     ),
     pytest.param(
@@ -183,8 +183,8 @@ BAD_INPUTS = [
     pytest.param(
         "y,s\ncat,0.5\ndog,0.1\n",
         ["--score", "s"],
-        r"cannot tell which label in column 'y' is positive; found 'cat' \(1 rows\), 'dog' "
-        r"\(1 rows\); pass --pos-label",
+        r"cannot tell which label in column 'y' is positive; found 'cat' \(1 row\), 'dog' "
+        r"\(1 row\); pass --pos-label",
         id="ambiguous-labels",
     ),
     pytest.param(

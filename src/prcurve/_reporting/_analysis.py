@@ -25,6 +25,7 @@ from .._core._empirical import PRCurve, ROCCurve
 from .._core._validation import check_binary_problem
 from .._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from .._inference._band import PRConfidenceBand, pr_confidence_band
+from .._inference._chance import BelowChanceTest, below_chance_test
 from .._inference._compare import ComparisonResult, compare
 from .._prg._curve import FBetaOptimum, PRGCurve
 from ._io import LabelledScores
@@ -125,6 +126,8 @@ class ScorerAnalysis:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     operating: OperatingAnalysis | None = None
+    #: The one-sided test of "worse than chance" (:mod:`.._inference._chance`).
+    chance: BelowChanceTest | None = None
 
     @property
     def roc(self) -> ROCCurve:
@@ -287,13 +290,17 @@ BAND_IGNORES_WEIGHTS = (
 )
 
 
+#: The band step's result when there is none (weighted data): no band, the reason, no time.
+NO_BAND: tuple[Any, list[str], float] = (None, [BAND_IGNORES_WEIGHTS], 0.0)
+
+
 #: The naive bootstrap band is used when a scorer has fewer distinct scores than
 #: ``max(DISCRETE_MIN_DISTINCT, n / DISCRETE_ROWS_PER_SCORE)`` (see :func:`band_method`).
 DISCRETE_MIN_DISTINCT = 50
 DISCRETE_ROWS_PER_SCORE = 20
 
 
-def band_method(score: np.ndarray) -> tuple[str, str]:
+def band_method(score: np.ndarray, *, whole: tuple[int, int] | None = None) -> tuple[str, str]:
     """The band method for these scores, and why (written into the report).
 
     The smoothed bootstrap band (Clémençon & Vayatis 2009) resamples from kernel estimates of
@@ -304,21 +311,31 @@ def band_method(score: np.ndarray) -> tuple[str, str]:
     max(50, n/20) — on average 20 or more rows per value — get ``method="bootstrap"``; others
     get the smoothed band, which covers 0.95–0.98 on continuous and on rounded scores (about 80
     values in 1000 rows).
+
+    ``score`` are the rows the band resamples.  When they are a subsample of the data,
+    ``whole = (rows, distinct scores)`` of all the data: the reason then names both, so the
+    subsample is not mistaken for the data.
     """
     n = int(score.shape[0])
     distinct = int(np.unique(score).shape[0])
     limit = max(DISCRETE_MIN_DISTINCT, n / DISCRETE_ROWS_PER_SCORE)
+    counted = f"{distinct:,} distinct scores in {n:,} rows"
+    if whole is not None:
+        counted = (
+            f"{distinct:,} distinct scores in the {n:,} rows the band resamples (a stratified "
+            f"subsample of all {whole[0]:,} rows, which have {whole[1]:,} distinct scores)"
+        )
     if distinct < limit:
         return "bootstrap", (
-            f"naive bootstrap: {distinct:,} distinct scores in {n:,} rows (fewer than "
+            f"naive bootstrap: {counted} (fewer than "
             f"max({DISCRETE_MIN_DISTINCT}, n/{DISCRETE_ROWS_PER_SCORE}) = {limit:,.0f}); the "
             "smoothed band assumes continuous scores and under-covers on discrete ones "
             "(measured 0.06 against 0.95 for the naive band on a 15-valued score)"
         )
     return "smoothed_bootstrap", (
-        f"smoothed bootstrap (Clémençon & Vayatis 2009): {distinct:,} distinct scores in "
-        f"{n:,} rows (at least max({DISCRETE_MIN_DISTINCT}, n/{DISCRETE_ROWS_PER_SCORE}) = "
-        f"{limit:,.0f}), so the scores are treated as continuous"
+        f"smoothed bootstrap (Clémençon & Vayatis 2009): {counted} (at least "
+        f"max({DISCRETE_MIN_DISTINCT}, n/{DISCRETE_ROWS_PER_SCORE}) = {limit:,.0f}), so the "
+        "scores are treated as continuous"
     )
 
 
@@ -329,13 +346,16 @@ def _band_task(
     level: float,
     b: int,
     seed: Any,
+    whole: tuple[int, int] | None = None,
     progress: Any = None,
 ) -> tuple[Any, list[str]]:
-    """The band and the reason for its method, ``((band, reason), notes)``."""
+    """The band and the reason for its method, ``((band, reason), notes)``; ``whole`` as in
+    :func:`band_method` (the rows and distinct scores of all the data, when ``score`` is a
+    subsample)."""
     if w is not None:
         return None, [BAND_IGNORES_WEIGHTS]
     notes: list[str] = []
-    method, reason = band_method(score)
+    method, reason = band_method(score, whole=whole)
     res = _guarded(
         notes, "confidence band", pr_confidence_band, y, score, level=level, n_resamples=b,
         rng=np.random.default_rng(seed), progress=progress, method=method,
@@ -465,6 +485,12 @@ def _effective_positives(y: np.ndarray, score: np.ndarray, w: np.ndarray | None)
     return float(wp.sum() ** 2 / np.sum(wp**2))
 
 
+def _effective_counts(y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """Kish's effective numbers (Σw)²/Σw² of the positives and of the negatives."""
+    wp, wn = w[y], w[~y]
+    return float(wp.sum() ** 2 / np.sum(wp**2)), float(wn.sum() ** 2 / np.sum(wn**2))
+
+
 def _weights_note(column: str, comparisons: bool) -> str:
     return (
         f"sample weights (column {column!r}) are used by the curves, every AUC-PR estimate, "
@@ -570,11 +596,19 @@ def _deployment_plans(
     return plans, notes
 
 
-def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: Any) -> list[Task]:
+def _inference_tasks(
+    problems: dict[str, Problem],
+    settings: Settings,
+    seeds: Any,
+    distinct: dict[str, int],
+) -> list[Task]:
     """The resampling steps, sized by :func:`._sizing.plan`, the costliest first.
 
     A step planned on a subsample gets the subsample's rows (drawn with its own seed), so the
-    work it ships to a worker process is small too.
+    work it ships to a worker process is small too.  ``distinct`` is each scorer's number of
+    distinct scores in all the data (named beside the subsample's in the band's reason).
+    Weighted data get no band step (the band takes no weights, :data:`BAND_IGNORES_WEIGHTS`),
+    so the steps listed on the page are those that ran.
     """
     level = settings.level
     b_user = None if settings.n_resamples_auto else settings.n_resamples
@@ -599,11 +633,13 @@ def _inference_tasks(problems: dict[str, Problem], settings: Settings, seeds: An
             ("auc_pr_bootstrap", "bootstrap", _bootstrap_task),
         ):
             y, s, w = problems[name]
-            p, seed, idx = sized(key, y)
+            p, seed, idx = sized(key, y)  # drawn also when unused: the same seeds either way
+            if key == "band" and w is not None:
+                continue
+            whole = None if idx is None else (y.shape[0], distinct[name])
             y, s, w = _take(idx, y, s, w)
-            tasks.append(
-                ((name, key), f"{name}: {label}", fn, (y, s, w, level, p.n_resamples, seed), p)
-            )
+            args = (y, s, w, level, p.n_resamples, seed) + ((whole,) if key == "band" else ())
+            tasks.append(((name, key), f"{name}: {label}", fn, args, p))
     tasks.sort(key=lambda t: -t[4].seconds)
     return tasks
 
@@ -727,11 +763,13 @@ def analyse(
                 pr = c["pr"]
                 c.update(derived_curves(pr), auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS})
 
-    tasks = _inference_tasks(problems, settings, seeds)
+    distinct = {name: int(c["pr"].thresholds.shape[0]) for name, c in curves.items()}
+    tasks = _inference_tasks(problems, settings, seeds, distinct)
     plans = {key: p for key, _, _, _, p in tasks}
     everything = tasks + _operating_tasks(problems, curves, settings)
     n_pos = int(np.count_nonzero(data.y))
 
+    band_keys = [key for key in plans if key[1] == "band"]  # none with weights
     views: dict[str, ScorerAnalysis] = {}  # each built once, for the figures or at the end
 
     def curves_and_band(name: str, results: Results) -> ScorerAnalysis:
@@ -739,7 +777,7 @@ def analyse(
         if name in views:
             return views[name]
         c = curves[name]
-        band_reason, _, _ = results[(name, "band")]
+        band_reason, _, _ = results.get((name, "band"), NO_BAND)
         band, band_why = (None, "") if band_reason is None else band_reason
         if band is not None:
             band = rescale_band(band, c["pr"], plans[(name, "band")])
@@ -751,7 +789,7 @@ def analyse(
 
     def bands_done(results: Results) -> None:  # once: the figures may be drawn from here on
         nonlocal figures_ready
-        if figures_ready is not None and all((name, "band") in results for name in names):
+        if figures_ready is not None and all(key in results for key in band_keys):
             view = {name: curves_and_band(name, results) for name in names}
             figures_ready(Analysis(settings, data.n, n_pos, data.n - n_pos, view))
             figures_ready = None
@@ -769,7 +807,7 @@ def analyse(
         cis, n1 = _closed_form_intervals(c["auc_pr"], _effective_positives(*problems[name]), level)
         timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
-        _, n3, timings["band"] = results[(name, "band")]
+        _, n3, timings["band"] = results.get((name, "band"), NO_BAND)
         pr = c["pr"]
         if boot is not None:
             p = plans[(name, "auc_pr_bootstrap")]
@@ -778,12 +816,15 @@ def analyse(
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
         operating, _, timings["operating_points"] = results[(name, "operating_points")]
+        y_k, _, w_k = problems[name]
+        effective = None if w_k is None else _effective_counts(y_k, w_k)
         scorers[name] = replace(
             curves_and_band(name, results),
             auc_pr_ci=cis,
             notes=notes,
             timings=timings,
             operating=operating,
+            chance=below_chance_test(pr.tp, pr.fp, effective_counts=effective),
         )
     comparisons = []
     common_notes: list[str] = []

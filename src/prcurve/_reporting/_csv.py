@@ -277,7 +277,8 @@ def read_csv_slow(
                 continue
             if len(row) != width:
                 raise CsvError(
-                    f"{source}: line {line_no} has {len(row)} fields, the header has {width} "
+                    f"{source}: line {line_no} has {len(row)} field{'' if len(row) == 1 else 's'}, "
+                    f"the header has {width} "
                     f"(split at {DELIMITERS.get(delimiter, repr(delimiter))})"
                 )
             for col, i in zip(cols, idx, strict=True):

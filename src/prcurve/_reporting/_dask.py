@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._core._area import AUC_PR_METHODS
+from .._inference._chance import below_chance_test
 from ._analysis import (
     Analysis,
     ScorerAnalysis,
@@ -230,6 +231,7 @@ def analyse_dask(
             band_reason=part.band_reason,
             notes=notes + ci_notes + part.notes,
             timings=part.timings,
+            chance=below_chance_test(pr.tp, pr.fp, ties=pr.thinning is None),
         )
     common = list(approx.notes)
     if approx.comparisons:

@@ -318,8 +318,8 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
     PRCurvesDisplay(prs).plot(ax_pr, auc_method="average_precision", lower_bound=True, legend=False)
     for i, name in enumerate(analysis.scorers):
         ROCCurveDisplay(rocs[name], name=name).plot(
-            ax_roc, color=color_cycle(i), chance=i == 0, legend=False
-        )
+            ax_roc, color=color_cycle(i), chance=i == len(analysis.scorers) - 1, legend=False
+        )  # the chance line drawn last: after every scorer in the legend
     ax_pr.set_title("Precision–recall (Davis–Goadrich interpolation)")
     ax_roc.set_title("ROC")
     finish_panels(fig, (ax_pr, ax_roc))

@@ -81,6 +81,54 @@ code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
 """
 
 
+#: Under the comparison table: what "bands separate" means and why "no" can sit beside p < 0.001.
+BANDS_SEPARATE_NOTE = (
+    "Paired bootstrap: each resample draws the same instances for both scorers. A p-value "
+    "written &lt; x is at the smallest value the number of resamples can give. "
+    '"Bands separate": the two scorers\' simultaneous naive-bootstrap bands are disjoint at some '
+    'recall. It is a much stricter criterion than the test, so "no" beside a small p-value is '
+    "not a contradiction: the test compares one number (the difference of AP) and uses the "
+    "pairing (both scorers err on the same hard instances, so their difference varies far less "
+    "than either curve), while each band must cover its whole curve at once, alone. Read the "
+    "p-value and the interval of the difference for which scorer is better; separate bands "
+    "say more: one curve is above the other at some recall even allowing for the uncertainty "
+    "of the whole curves."
+)
+
+
+def _prevalence_text(d: dict[str, Any]) -> str:
+    """The header's prevalence: the weighted one with ``--weight`` (what every number uses)."""
+    weighted = d.get("weighted_prevalence")
+    if weighted is None:
+        return f"prevalence π₊ = {d['prevalence']:.4f}"
+    return (
+        f"weighted prevalence π₊ = {weighted:.4f} (the share of the positives' weight; "
+        f"unweighted {d['prevalence']:.4f})"
+    )
+
+
+def _chance_html(data: dict[str, Any]) -> list[str]:
+    """A warning paragraph for each scorer significantly worse than chance."""
+    out = []
+    for s in data["scorers"].values():
+        warning = (s.get("chance") or {}).get("warning")
+        if warning:
+            out.append(f'<p class="warn chance"><b>Warning:</b> {html.escape(warning)}</p>')
+    return out
+
+
+#: What the page says under the band table, by band method.
+BAND_CAPTIONS = {
+    "smoothed_bootstrap": "Clémençon &amp; Vayatis (2009), Algorithm 1: smoothed bootstrap of "
+    "the functional PR estimator (kernel-smoothed class score distributions), sup-norm over "
+    "the recall range.",
+    "bootstrap": "Naive bootstrap band: instances resampled with replacement (no smoothing, so "
+    "tied scores stay tied), the functional PR estimator recomputed on each resample, sup-norm "
+    "over the recall range (the band of Clémençon &amp; Vayatis 2009, Algorithm 1, without its "
+    "smoothing step).",
+}
+
+
 def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure]) -> str:
     """The report page: one string, everything inline."""
     st, d = data["settings"], data["data"]
@@ -94,10 +142,11 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         "<h1>Precision–recall report</h1>",
         f'<p class="meta">Data: <code>{esc(st["source"])}</code> — {d["n"]:,} rows, '
         f"{d['n_pos']:,} positives (label <code>{esc(st['positive_label'])}</code> in column "
-        f"<code>{esc(st['label_column'])}</code>), {d['n_neg']:,} negatives, prevalence "
-        f"π₊ = {d['prevalence']:.4f}. Made by prcurve {esc(data['prcurve_version'])}.</p>",
+        f"<code>{esc(st['label_column'])}</code>), {d['n_neg']:,} negatives, "
+        f"{_prevalence_text(d)}. Made by prcurve {esc(data['prcurve_version'])}.</p>",
         "<h2>Which scorer is best?</h2>",
         ranking(data),
+        *_chance_html(data),
         '<p class="meta">New to these numbers? See <a href="#how-to-read">how to read this '
         "report</a>.</p>",
         "<h2>Summary</h2>",
@@ -147,6 +196,9 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
     parts.append(deployment_html(analysis, data))
     for fig, (name, s) in zip(figures[1:], data["scorers"].items(), strict=True):
         parts.append(f'<h2 id="section-{fig.key}">Scorer <code>{esc(name)}</code></h2>')
+        warning = (s.get("chance") or {}).get("warning")
+        if warning:
+            parts.append(f'<p class="warn chance"><b>Warning:</b> {esc(warning)}</p>')
         parts.append(_img(fig))
         parts.append("<h3>AUC-PR estimators</h3>")
         kinds = ("binomial", "logit", "bootstrap_percentile")
@@ -193,10 +245,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
             wide = band_note(band, d["n_pos"])
             if wide is not None:
                 parts.append(f'<p class="warn">{esc(wide)}</p>')
-            parts.append(
-                '<p class="note">Clémençon &amp; Vayatis (2009), Algorithm 1: smoothed '
-                "bootstrap of the functional PR estimator, sup-norm over the recall range.</p>"
-            )
+            caption = BAND_CAPTIONS.get(band["method"], esc(band["method"]))
+            parts.append(f'<p class="note">{caption}</p>')
         if s["notes"]:
             parts.append("<h3>Notes</h3><ul>")
             parts.extend(f"<li>{esc(n)}</li>" for n in s["notes"])
@@ -247,12 +297,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
                 rows,
             )
         )
-        parts.append(
-            '<p class="note">Paired bootstrap: each resample draws the same '
-            'instances for both scorers. "Bands separate": the two naive-bootstrap '
-            "bands are disjoint at some recall. A p-value written &lt; x is at the smallest "
-            "value the number of resamples can give.</p>"
-        )
+        parts.append(f'<p class="note">{BANDS_SEPARATE_NOTE}</p>')
     if data["notes"]:
         parts.append("<h3>Notes</h3><ul>")
         parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])

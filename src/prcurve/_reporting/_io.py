@@ -360,7 +360,9 @@ def positive_class(
     Exactly two classes are required; ``pos_label`` names the positive one, otherwise a
     false/true pair (``0``/``1``, ``no``/``yes``, ...) decides.
     """
-    found = ", ".join(f"{c!r} ({k} rows)" for c, k in zip(names[:8], rows[:8], strict=False))
+    found = ", ".join(
+        f"{c!r} ({k} row{'' if k == 1 else 's'})" for c, k in zip(names[:8], rows[:8], strict=False)
+    )
     found += ", ..." if len(names) > 8 else ""
     if len(names) != 2:
         raise InputError(

@@ -55,16 +55,20 @@ def ranking(data: dict[str, Any]) -> str:
         else ""
     )
     ap = scorers[best]["auc_pr"][key]
+    d = data["data"]
+    pi = d.get("weighted_prevalence") or d["prevalence"]  # what the APs are measured against
+    share = "the weighted share" if "weighted_prevalence" in d else "the share"
     items = [
-        f"<li><b>Best by {metric}: <code>{esc(best)}</code></b>, AP = {ap:.3f}{ci}. "
-        f"A scorer that ranks at random gets about {data['data']['prevalence']:.3f}, the "
-        "share of positives.</li>"
+        f"<li><b>Best by {metric}: <code>{esc(best)}</code></b>, AP = {ap:.3f}{ci}"
+        f"{_worse(scorers[best])}. A scorer that ranks at random gets about {pi:.3f}, "
+        f"{share} of positives.</li>"
     ]
     for other in order[1:]:
         c = _comparison(data, best, other)
         gap = scorers[best]["auc_pr"][key] - scorers[other]["auc_pr"][key]
         text = (
             f"<code>{esc(other)}</code>: AP = {scorers[other]['auc_pr'][key]:.3f}, {gap:.3f} lower"
+            + _worse(scorers[other])
         )
         if c is not None:
             lo, hi = (c["low"], c["high"]) if c["a"] == best else (-c["high"], -c["low"])
@@ -82,6 +86,13 @@ def ranking(data: dict[str, Any]) -> str:
             )
         items.append(f"<li>{text}.</li>")
     return '<ul class="ranking">' + "".join(items) + "</ul>"
+
+
+def _worse(scorer: dict[str, Any]) -> str:
+    """A mark in the ranking for a scorer significantly worse than chance."""
+    if not (scorer.get("chance") or {}).get("worse_than_chance"):
+        return ""
+    return " <b>(worse than chance: see the warning below)</b>"
 
 
 def _comparison(data: dict[str, Any], a: str, b: str) -> dict[str, Any] | None:

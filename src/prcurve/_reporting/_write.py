@@ -30,6 +30,7 @@ from ._analysis import (
     _Stage,
     headline_interval,
 )
+from ._chance import chance_entry
 from ._figures import FiguresAhead
 from ._io import curve_csv
 from ._operating import comparison_entry, comparison_summary, deployment_files, operating_summary
@@ -124,6 +125,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             },
             "notes": list(sc.notes),
             "files": files[name],
+            "chance": chance_entry(sc, positive_label=s.positive_label),
         }
         head = headline_interval(sc.auc_pr_ci)
         if head is not None:

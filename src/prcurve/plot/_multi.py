@@ -11,7 +11,7 @@ from .._multi._curves import MultiPRCurves, pr_curves
 from .._multi._folds import CVPRCurves, cv_pr_curves
 from .._multi._sklearn import fold_scores_from_cv_results
 from ._pr import AUC_LABELS
-from ._style import OKABE_ITO, REFERENCE_GREY, color_cycle, get_axes, unit_square
+from ._style import OKABE_ITO, REFERENCE_GREY, color_cycle, get_axes, plain_text, unit_square
 
 __all__ = ["CVPRCurvesDisplay", "MultiPRCurvesDisplay"]
 
@@ -104,7 +104,7 @@ class MultiPRCurvesDisplay:
             (lines[label],) = ax.plot(
                 r, p, color=color_cycle(j), linewidth=1.1, alpha=0.85,
                 linestyle=CLASS_STYLES[j // len(OKABE_ITO) % len(CLASS_STYLES)],
-                label=f"{label} ({short} = {areas[j]:.3f})",
+                label=f"{plain_text(label)} ({short} = {areas[j]:.3f})",
             )  # fmt: skip
         if micro:
             r, p = res.micro.interpolate()
@@ -215,7 +215,7 @@ class CVPRCurvesDisplay:
             label=f"{res.level:.0%} t-band over {res.folds.shape[0]} folds",
         )  # fmt: skip
         lo, hi = fa.interval
-        title = f"{self.name}: " if self.name else ""
+        title = f"{plain_text(self.name)}: " if self.name else ""
         (artists["mean"],) = ax.plot(
             res.recall, res.mean_precision, color=color, linewidth=2.2,
             label=f"vertical average (mean {short} = {fa.mean:.3f} [{lo:.3f}, {hi:.3f}])",

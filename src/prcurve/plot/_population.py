@@ -14,7 +14,7 @@ import numpy as np
 from .._population._curves import PopulationCurves, population_curves
 from .._population._model import PopulationModel
 from .._population._simulation import PRSimulation
-from ._style import REFERENCE_GREY, color_cycle, unit_square
+from ._style import REFERENCE_GREY, color_cycle, plain_text, unit_square
 
 __all__ = ["PRSimulationDisplay", "PopulationCurvesDisplay"]
 
@@ -139,7 +139,7 @@ class PopulationCurvesDisplay:
         neg_drawn = False
         for i, c in enumerate(self.curves):
             color = color_cycle(i)
-            suffix = f" ({c.name})" if c.name else ""
+            suffix = f" ({plain_text(c.name)})" if c.name else ""
             first = self.curves[0]
             same_negatives = np.array_equal(c.scores_negative, first.scores_negative) and (
                 np.array_equal(c.density_negative, first.density_negative)
@@ -154,7 +154,8 @@ class PopulationCurvesDisplay:
                 ax_d, c.scores_positive, c.density_positive, c.law_discrete[1], color,
                 f"positives{suffix}", "-",
             )  # fmt: skip
-            artists["roc"] += ax_roc.plot(c.fpr, c.tpr, color=color, linewidth=1.8, label=c.name)
+            name = plain_text(c.name) if c.name else None
+            artists["roc"] += ax_roc.plot(c.fpr, c.tpr, color=color, linewidth=1.8, label=name)
             if c.thresholds.size:
                 artists["roc"].append(ax_roc.scatter(c.mark_fpr, c.mark_tpr, color=color, s=14))
                 for t, xv, yv in zip(c.thresholds, c.mark_fpr, c.mark_tpr, strict=True):
@@ -179,7 +180,11 @@ class PopulationCurvesDisplay:
             ax = axes[2 + j]
             for i, c in enumerate(self.curves):
                 artists["pr"] += ax.plot(
-                    c.recall, c.precision[j], color=color_cycle(i), linewidth=1.8, label=c.name
+                    c.recall,
+                    c.precision[j],
+                    color=color_cycle(i),
+                    linewidth=1.8,
+                    label=plain_text(c.name) if c.name else None,
                 )
                 if c.thresholds.size:
                     artists["pr"].append(

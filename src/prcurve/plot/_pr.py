@@ -18,6 +18,7 @@ from ._style import (
     color_cycle,
     get_axes,
     iso_f_precision,
+    plain_text,
     unit_square,
 )
 
@@ -225,7 +226,7 @@ class PRCurveDisplay(EstimatorMixin):
         color = color or color_cycle(0)
         artists: dict[str, Any] = {}
         label = f"{AUC_LABELS[auc_method]} = {curve.auc(auc_method):.3f}"
-        label = f"{self.name} ({label})" if self.name else label
+        label = f"{plain_text(self.name)} ({label})" if self.name else label
 
         if self.band is not None:
             r, lo, hi = band_arrays(self.band)
@@ -395,7 +396,7 @@ class PRCurvesDisplay:
         ax = get_axes(ax)
         lines: dict[str, Any] = {}
         for i, (name, curve) in enumerate(self.curves.items()):
-            label = f"{name} ({AUC_LABELS[auc_method]} = {curve.auc(auc_method):.3f})"
+            label = f"{plain_text(name)} ({AUC_LABELS[auc_method]} = {curve.auc(auc_method):.3f})"
             if style == "interpolated":
                 r, p = curve.interpolate()
                 (lines[name],) = ax.plot(r, p, color=color_cycle(i), linewidth=1.8, label=label)

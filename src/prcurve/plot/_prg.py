@@ -9,7 +9,7 @@ import numpy as np
 
 from .._prg._curve import PRGCurve, prg_curve
 from ._hull_display import HullCurveDisplay
-from ._style import REFERENCE_GREY, check_levels, color_cycle, get_axes
+from ._style import REFERENCE_GREY, check_levels, color_cycle, get_axes, plain_text
 
 __all__ = ["PRGCurveDisplay"]
 
@@ -87,7 +87,7 @@ class PRGCurveDisplay(HullCurveDisplay):
         c = self.curve
         artists: dict[str, Any] = {}
         label = f"AUPRG = {c.auc():.3f}"
-        label = f"{self.name} ({label})" if self.name else label
+        label = f"{plain_text(self.name)} ({label})" if self.name else label
         x, y = c.path()
         (artists["curve"],) = ax.plot(x, y, color=color, linewidth=1.8, label=label)
         if self.hull is not None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._core._empirical import ROCCurve, roc_curve
 from ._hull_display import HullCurveDisplay
-from ._style import REFERENCE_GREY, color_cycle, get_axes, unit_square
+from ._style import REFERENCE_GREY, color_cycle, get_axes, plain_text, unit_square
 
 __all__ = ["ROCCurveDisplay"]
 
@@ -67,7 +67,7 @@ class ROCCurveDisplay(HullCurveDisplay):
         color = color or color_cycle(0)
         c = self.curve
         label = f"AUC = {c.auc():.3f}"
-        label = f"{self.name} ({label})" if self.name else label
+        label = f"{plain_text(self.name)} ({label})" if self.name else label
         artists: dict[str, Any] = {}
         x = np.concatenate([[0.0], c.fpr])
         y = np.concatenate([[0.0], c.tpr])

@@ -16,6 +16,7 @@ __all__ = [
     "color_cycle",
     "get_axes",
     "iso_f_precision",
+    "plain_text",
     "unit_square",
 ]
 
@@ -31,6 +32,18 @@ OKABE_ITO: tuple[str, ...] = (
     "#F0E442",  # yellow
 )
 REFERENCE_GREY = "#6E6E6E"
+
+
+def plain_text(text: Any) -> str:
+    """A user-given string (a scorer, column or class name) as literal text for matplotlib.
+
+    Matplotlib parses a string holding an even number of ``$`` as mathtext, so a column named
+    ``$\\foo$`` raised a mathtext error and ``$x$`` would be typeset.  Escaping every ``$`` as
+    ``\\$`` turns math mode off, and matplotlib then draws each ``\\$`` as ``$``: the text
+    appears exactly as given (``_``, ``^``, ``%``, ``<`` and backslashes are literal outside
+    math mode).  Names go through this wherever they reach a title, label or legend.
+    """
+    return str(text).replace("$", r"\$")
 
 
 def color_cycle(i: int) -> str:
