@@ -170,8 +170,8 @@ BAD_INPUTS = [
     pytest.param(
         "y,s\n0,0.5\n1,0.1\n2,0.3\n",
         ["--score", "s"],
-        r"column 'y' has 3 distinct labels, expected two classes; found '0' \(1 rows\), "
-        r"'1' \(1 rows\), '2' \(1 rows\)",
+        r"column 'y' has 3 distinct labels, expected two classes; found '0' \(1 row\), "
+        r"'1' \(1 row\), '2' \(1 row\)",
         id="three-classes",
     ),
     pytest.param(
@@ -183,8 +183,8 @@ BAD_INPUTS = [
     pytest.param(
         "y,s\ncat,0.5\ndog,0.1\n",
         ["--score", "s"],
-        r"cannot tell which label in column 'y' is positive; found 'cat' \(1 rows\), 'dog' "
-        r"\(1 rows\); pass --pos-label",
+        r"cannot tell which label in column 'y' is positive; found 'cat' \(1 row\), 'dog' "
+        r"\(1 row\); pass --pos-label",
         id="ambiguous-labels",
     ),
     pytest.param(
@@ -291,24 +291,28 @@ def test_existing_files_in_the_output_directory_are_kept(tmp_path, csv_file):
 
 
 @pytest.mark.parametrize(
-    ("args", "match"),
+    ("args", "prog", "match"),
     [
-        ([], "the following arguments are required: COMMAND"),
-        (["frobnicate"], "invalid choice: 'frobnicate'"),
-        (["report", "x.csv"], "with FILE, --label COL and at least one --score COL are required"),
-        (["report", "--level", "1.5"], r"argument --level: expected a number in \(0, 1\), got 1.5"),
-        (["report", "--n-resamples", "0"], "argument --n-resamples: expected an integer >= 1"),
-        (["report", "--seed", "x"], "argument --seed: expected a non-negative integer, got 'x'"),
-        (["report", "--bogus"], "unrecognized arguments: --bogus"),
+        ([], "prcurve", "the following arguments are required: COMMAND"),
+        (["frobnicate"], "prcurve", "invalid choice: 'frobnicate'"),
+        (["report", "x.csv"], "prcurve report",
+         "--label COL and --score COL are required with FILE"),
+        (["report", "--level", "1.5"], "prcurve report",
+         r"argument --level: expected a number in \(0, 1\), got 1.5"),
+        (["report", "--n-resamples", "0"], "prcurve report",
+         "argument --n-resamples: expected an integer >= 1"),
+        (["report", "--seed", "x"], "prcurve report",
+         "argument --seed: expected a non-negative integer, got 'x'"),
+        (["report", "--bogus"], "prcurve report", "unrecognized arguments: --bogus"),
+        (["simulate", "--case", "Z"], "prcurve simulate", "argument --case: invalid choice: 'Z'"),
     ],
-)
-def test_usage_errors_exit_2(capsys, args, match):
-    import re
-
+)  # fmt: skip
+def test_usage_errors_exit_2(capsys, args, prog, match):
+    """The line with the fix and where to read more; no usage block (issue 23)."""
     assert main(args) == 2
-    err = capsys.readouterr().err
-    assert "usage: prcurve" in err
-    assert re.search(match, err), err
+    first, second = capsys.readouterr().err.splitlines()
+    assert first.startswith(f"{prog}: error: ") and re.search(match, first), first
+    assert second == f"Run '{prog} --help' for usage."
 
 
 def test_version(capsys):

@@ -261,7 +261,7 @@ CSV_PROBLEMS = [
     (b'y,s\n1,0.5\n0,"0.2\n1,0.3\n', "line 3: a quoted field starting on this line is not closed"),
     (b'y,s\n1,0.5\n0,"0"2\n', "line 3: ',' expected after '\"'"),
     (b"y,s\n1,0.5\r0,0.2,9\r\n", r"line 3 has 3 fields, the header has 2 \(split at comma\)"),
-    (b"y,s\n1,0.5\n\n0\n", "line 4 has 1 fields, the header has 2"),
+    (b"y,s\n1,0.5\n\n0\n", "line 4 has 1 field, the header has 2"),
     (b"y,s\n1,0.5\n0,\xff\n", r"line 3 is not valid UTF-8 text \(byte 0xff\)"),
     (b"y,s\n1,0.5\n\n\n0,abc\n", "column 's' has 'abc' at line 5; expected a number"),
     (b'y,s\n1,"0.5\n7"\n0,0.1\n', r"column 's' has '0.5\\n7' at line 2"),
