@@ -209,3 +209,13 @@ def test_a_header_field_over_128_kib_through_the_command(tmp_path):
     summary = __import__("json").loads((out / "summary.json").read_text())
     ap = summary["scorers"]["s"]["auc_pr"]["average_precision"]
     assert ap == pytest.approx(average_precision_score(y, s), rel=1e-12)
+
+
+def test_a_bad_byte_is_reported_before_a_missing_column_on_every_path():
+    """The large-file path checked the header before the bytes: another message than the
+    other paths for the same file."""
+    content = b"y,t\n1,0.5\n0,0.25\n1,0.\xff\n"
+    assert the_same_message(content) == (
+        "<stdin>: line 4 is not valid UTF-8 text (byte 0xff); pass the file's encoding with "
+        "--encoding, e.g. --encoding latin-1"
+    )
