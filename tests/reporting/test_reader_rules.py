@@ -72,6 +72,7 @@ NOT_NUMBERS = [
     ("0.5\x0b", "character 4, U+000B control character, is not part of a number"),
     ("\u22121", "character 1, U+2212 MINUS SIGN, is not part of a number"),
     ("1.2.3", ""),
+    ("0.5abc", ""),  # an ASCII letter: plainly not a number, nothing to add
     ("e5", ""),
 ]
 

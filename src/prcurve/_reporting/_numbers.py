@@ -72,10 +72,12 @@ def why_not_a_number(text: str) -> str:
 
     Names the first character that no number in the grammar holds (by its Unicode name when
     it is not printable ASCII), such as the ``_`` of ``1_000`` or the no-break space of
-    ``"\\xa00.5"``.
+    ``"\\xa00.5"``; nothing for an ASCII letter (``abc`` is plainly not a number).
     """
     for pos, char in enumerate(text, start=1):
         if char not in _ALLOWED:
+            if char.isascii() and char.isalpha():
+                return ""
             if " " <= char <= "~":
                 shown = repr(char)
             else:
