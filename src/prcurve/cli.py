@@ -187,8 +187,11 @@ def _run_report(
         if not args.label or not args.score:
             from ._reporting._peek import missing_options_message
 
-            parser.error(missing_options_message(args.file, args.label, args.score,
-                                                 sep=args.sep, encoding=args.encoding))  # fmt: skip
+            parser.error(
+                missing_options_message(
+                    args.file, args.label, args.score, sep=args.sep, encoding=args.encoding
+                )
+            )
         label, scores = args.label, args.score
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
