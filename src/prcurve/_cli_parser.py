@@ -7,10 +7,12 @@ heavy, so ``prcurve --help`` and usage errors stay fast.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from . import __version__
 
-__all__ = ["CASE_NAMES", "build_parser"]
+__all__ = ["CASE_NAMES", "build_parser", "command_parser"]
 
 #: ``sorted(prcurve.cases.CASES)``, written out so that building the parser (``--help``) does
 #: not import SciPy; a test keeps the two equal.
@@ -38,6 +40,7 @@ x, the normal approximation with the corrected variance, bias and n*Var against 
 Writes report.html, summary.json, simulation.png and estimates/*.csv.
 """
 
+#: Backslashes doubled: the "line ends" row prints the escapes \n, \r\n and \r, not line breaks.
 REPORT_HELP = """\
 Read labels and one or more score columns from a CSV file (or Parquet, or '-' for CSV on
 standard input) and write a report: for every score column the PR, ROC and
@@ -56,21 +59,55 @@ lists each scorer's files).  Only these files are replaced; nothing else in DIR 
 How CSV input is read:
   compression  gzip, bzip2 and xz, recognised by their magic bytes (any name, also stdin)
   encoding     UTF-8 (a byte-order mark is dropped) unless --encoding, e.g. latin-1, cp1252
-  line ends    \n, \r\n and \r, mixed freely; empty lines are skipped
+  line ends    \\n, \\r\\n and \\r, mixed freely; empty lines are skipped
   delimiter    --sep, else comma, semicolon or tab: whichever splits the header line into
                the most fields (comma on a tie)
   quoting      double quotes (RFC 4180): a quoted field may hold the delimiter, line breaks
                and doubled quotes ""; an unclosed quote or text after a closing quote is an
                error
-  fields       spaces around values are ignored; every row has as many fields as the
-               header (an extra or a missing field is an error); other columns are ignored
-  numbers      a decimal point, not a comma; scores and weights finite, weights >= 0
+  fields       spaces and tabs around values are ignored; every row has as many fields
+               as the header (an extra or a missing field is an error); fields of any
+               length; other columns are ignored; a NUL character is an error
+  numbers      ASCII: [+-] digits [. digits] [e [+-] digits] (also .5 and 5.; E for e),
+               e.g. 0.25, -3, 1e-05; inf and nan are read, but scores and weights must be
+               finite and weights >= 0; no decimal comma, no digit separators (1_000,
+               1,000), no other digits or spaces
+  labels       compared as numbers when every label is a number (1 and 1.0 are one class)
 Every problem is one line naming the file, the line and what is wrong (exit status 1).
 """
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with exit status 2 for every usage error (its default) and tidy help."""
+    """argparse with exit status 2 for every usage error (its default) and tidy help.
+
+    A usage error is two lines: ``prcurve report: error: <what to fix>`` and where to read
+    more, instead of argparse's usage block (nine lines for ``report``) before the one useful
+    line.  Arguments a command does not know are that command's error, not the top level's.
+    """
+
+    #: The parsers of the subcommands, by name (empty on a subcommand's own parser).
+    commands: dict[str, argparse.ArgumentParser]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = {}
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\nRun '{self.prog} --help' for usage.\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            where = self.commands.get(getattr(parsed, "command", None) or "", self)
+            where.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
+
+
+def command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name`` of :func:`build_parser`'s parser (for its errors)."""
+    return parser.commands[name] if isinstance(parser, _Parser) else parser
 
 
 def _positive_int(text: str) -> int:
@@ -437,6 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="output directory (default: ./prcurve-simulation)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress and no final message")
+    parser.commands = {"report": rep, "population": pop, "simulate": sim}
     return parser
 
 

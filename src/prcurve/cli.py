@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, BinaryIO, TextIO
 
-from ._cli_parser import build_parser
+from ._cli_parser import build_parser, command_parser
 
 __all__ = ["main"]
 
@@ -134,13 +134,13 @@ def _run_multi_report(
 
     multiclass = bool(args.score_prefix or args.multiclass)
     if args.file is None or not args.label:
-        parser.error("report: --score-prefix, --multiclass and --fold need FILE and --label COL")
+        parser.error("--score-prefix, --multiclass and --fold need FILE and --label COL")
     if args.score_prefix and args.score:
-        parser.error("report: give either --score-prefix or --score columns, not both")
+        parser.error("give either --score-prefix or --score columns, not both")
     if not args.score_prefix and not args.score:
-        parser.error("report: --score COL (or --score-prefix PREFIX) is required")
+        parser.error("--score COL (or --score-prefix PREFIX) is required")
     if multiclass and args.fold:
-        parser.error("report: --fold cannot be combined with a multiclass report yet")
+        parser.error("--fold cannot be combined with a multiclass report yet")
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
     progress.start("reading")
@@ -185,7 +185,13 @@ def _run_report(
         scores = args.score or list(BUILTIN_EXAMPLE.scores)
     else:
         if not args.label or not args.score:
-            parser.error("report: with FILE, --label COL and at least one --score COL are required")
+            from ._reporting._peek import missing_options_message
+
+            parser.error(
+                missing_options_message(
+                    args.file, args.label, args.score, sep=args.sep, encoding=args.encoding
+                )
+            )
         label, scores = args.label, args.score
     progress = ProgressBar(enabled=not args.quiet)
     check_writable(args.out)
@@ -297,7 +303,7 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
 
     try:
         if args.command == "report":
-            return _run_report(args, parser, stdin or sys.stdin)
+            return _run_report(args, command_parser(parser, "report"), stdin or sys.stdin)
         if args.command == "population":
             return _run_population(args)
         if args.command == "simulate":

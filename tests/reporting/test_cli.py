@@ -291,24 +291,28 @@ def test_existing_files_in_the_output_directory_are_kept(tmp_path, csv_file):
 
 
 @pytest.mark.parametrize(
-    ("args", "match"),
+    ("args", "prog", "match"),
     [
-        ([], "the following arguments are required: COMMAND"),
-        (["frobnicate"], "invalid choice: 'frobnicate'"),
-        (["report", "x.csv"], "with FILE, --label COL and at least one --score COL are required"),
-        (["report", "--level", "1.5"], r"argument --level: expected a number in \(0, 1\), got 1.5"),
-        (["report", "--n-resamples", "0"], "argument --n-resamples: expected an integer >= 1"),
-        (["report", "--seed", "x"], "argument --seed: expected a non-negative integer, got 'x'"),
-        (["report", "--bogus"], "unrecognized arguments: --bogus"),
+        ([], "prcurve", "the following arguments are required: COMMAND"),
+        (["frobnicate"], "prcurve", "invalid choice: 'frobnicate'"),
+        (["report", "x.csv"], "prcurve report",
+         "--label COL and --score COL are required with FILE"),
+        (["report", "--level", "1.5"], "prcurve report",
+         r"argument --level: expected a number in \(0, 1\), got 1.5"),
+        (["report", "--n-resamples", "0"], "prcurve report",
+         "argument --n-resamples: expected an integer >= 1"),
+        (["report", "--seed", "x"], "prcurve report",
+         "argument --seed: expected a non-negative integer, got 'x'"),
+        (["report", "--bogus"], "prcurve report", "unrecognized arguments: --bogus"),
+        (["simulate", "--case", "Z"], "prcurve simulate", "argument --case: invalid choice: 'Z'"),
     ],
-)
-def test_usage_errors_exit_2(capsys, args, match):
-    import re
-
+)  # fmt: skip
+def test_usage_errors_exit_2(capsys, args, prog, match):
+    """The line with the fix and where to read more; no usage block (issue 23)."""
     assert main(args) == 2
-    err = capsys.readouterr().err
-    assert "usage: prcurve" in err
-    assert re.search(match, err), err
+    first, second = capsys.readouterr().err.splitlines()
+    assert first.startswith(f"{prog}: error: ") and re.search(match, first), first
+    assert second == f"Run '{prog} --help' for usage."
 
 
 def test_version(capsys):

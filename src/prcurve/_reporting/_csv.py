@@ -12,9 +12,14 @@ The rules, as ``prcurve report --help`` and the README state them:
   into the most fields (comma on a tie);
 - **quoting**: double quotes as in RFC 4180: a quoted field may hold the delimiter, line breaks
   and doubled quotes (``""``); text after a closing quote or an unclosed quote is an error;
-- **fields**: spaces around a value are ignored (also before an opening quote); every row has
-  as many fields as the header (more or fewer is an error naming the line); columns not asked
-  for are read but not used.
+- **fields**: spaces and tabs around a value are ignored (also before an opening quote); every
+  row has as many fields as the header (more or fewer is an error naming the line); a field may
+  be of any length (the ``csv`` module's 128 KiB limit is lifted while it reads: pyarrow has
+  none); columns not asked for are read but not used;
+- **characters**: a NUL character anywhere is an error naming its line and place in the line
+  (no text file holds one; a UTF-16 file read as UTF-8 is full of them);
+- **numbers**: the grammar of :mod:`._numbers` (ASCII digits, a decimal point, an optional sign
+  and exponent), the same on both paths.
 
 Parsing uses pyarrow's CSV reader when pyarrow is installed and the file is plain (no quotes
 after the header line: the fast path); Python's ``csv`` module otherwise, and always to report
@@ -32,11 +37,14 @@ import io
 import lzma
 import re
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from ._messages import plural
 
 __all__ = [
     "DELIMITERS",
@@ -129,7 +137,40 @@ def decode(data: bytes, source: str, encoding: str | None) -> str:
             f"{source}: line {line} is not valid {shown} text (byte 0x{bad}); pass the file's "
             "encoding with --encoding, e.g. --encoding latin-1"
         ) from None
-    return text[1:] if text.startswith("\ufeff") else text
+    text = text[1:] if text.startswith("\ufeff") else text
+    nul = text.find("\x00")
+    if nul != -1:
+        raise CsvError(_nul_message(text, nul, source))
+    return text
+
+
+def _nul_message(text: str, pos: int, source: str) -> str:
+    """Where the first NUL character of ``text`` is (line, and character in the line)."""
+    before = text[:pos]
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    column = pos - max(before.rfind("\n"), before.rfind("\r"))
+    head = text[:1000]
+    utf16 = head.count("\x00") * 4 >= len(head)  # every other character: UTF-16 read as UTF-8
+    hint = "; a UTF-16 file without a byte-order mark? pass --encoding utf-16" if utf16 else ""
+    return (
+        f"{source}: line {line} has a NUL character (U+0000) at character {column}; expected "
+        f"text without NUL characters{hint}"
+    )
+
+
+#: The ``csv`` module's field size limit while prcurve reads: the largest a C long holds on
+#: every platform.  Its default, 128 KiB, refused fields that pyarrow reads.
+FIELD_LIMIT = 2**31 - 1
+
+
+@contextmanager
+def _any_field_size() -> Iterator[None]:
+    """Lift the ``csv`` module's (process-wide) field size limit, and restore it after."""
+    old = csv.field_size_limit(FIELD_LIMIT)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(old)
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -158,9 +199,19 @@ def _choose_delimiter(text: str, sep: str | None) -> tuple[str, str]:
         return sep, f"split at {DELIMITERS.get(sep, repr(sep))} as --sep says"
     first = _NOT_NEWLINE.search(text)
     line = _first_line(text, first.start() if first else 0)
-    widths = {d: len(next(csv.reader([line], delimiter=d), [])) for d in DELIMITERS}
+    with _any_field_size():
+        widths = {d: _width(line, d) for d in DELIMITERS}
     best = max(DELIMITERS, key=lambda d: widths[d])  # the first of equals: comma
     return best, f"split at {DELIMITERS[best]}, detected from the header line"
+
+
+def _width(line: str, delimiter: str) -> int:
+    """Fields of ``line`` split at ``delimiter`` (0 when the ``csv`` module cannot split it:
+    the header is read again, and its problem reported, once the delimiter is chosen)."""
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:
+        return 0
 
 
 def _reader(text: str, delimiter: str) -> Any:
@@ -176,7 +227,8 @@ def read_header(text: str, source: str, sep: str | None) -> tuple[list[str], str
     delimiter, how = _choose_delimiter(text, sep)
     rows = csv.reader(_head_lines(text), delimiter=delimiter, strict=True, skipinitialspace=True)
     try:
-        header = next(row for row in rows if row)
+        with _any_field_size():
+            header = next(row for row in rows if row)
     except csv.Error as exc:
         raise CsvError(f"{source}: line {rows.line_num}: cannot read the header ({exc})") from None
     return [h.strip() for h in header], delimiter, how
@@ -226,12 +278,10 @@ def read_utf8_columns(
         head = plain[bom : cut + 1].decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if not head or head.isspace():
-        return None
+    if not head or head.isspace() or not _is_utf8(plain) or plain.find(b"\x00", bom) != -1:
+        return None  # the whole text is decoded, and its problem reported, as usual
     header, delimiter, how = read_header(head, source, sep)
     check(header, how)
-    if not _is_utf8(plain):
-        return None
     first = _first_line(head)
     quoted = plain.find(b'"', bom + len(first.encode("utf-8"))) != -1
     fast = _read_fast(head, header, delimiter, wanted, memoryview(plain)[bom:], quoted)
@@ -257,6 +307,13 @@ def read_csv_slow(
     text: str, source: str, header: list[str], delimiter: str, wanted: Sequence[str]
 ) -> CsvColumns:
     """Read with the ``csv`` module, keeping every row's line number (for messages)."""
+    with _any_field_size():
+        return _read_rows(text, source, header, delimiter, wanted)
+
+
+def _read_rows(
+    text: str, source: str, header: list[str], delimiter: str, wanted: Sequence[str]
+) -> CsvColumns:
     rows = _reader(text, delimiter)
     idx = [header.index(c) for c in wanted]
     width = len(header)
@@ -277,12 +334,11 @@ def read_csv_slow(
                 continue
             if len(row) != width:
                 raise CsvError(
-                    f"{source}: line {line_no} has {len(row)} field{'' if len(row) == 1 else 's'}, "
-                    f"the header has {width} "
-                    f"(split at {DELIMITERS.get(delimiter, repr(delimiter))})"
+                    f"{source}: line {line_no} has {plural(len(row), 'field')}, the header has "
+                    f"{width} (split at {DELIMITERS.get(delimiter, repr(delimiter))})"
                 )
             for col, i in zip(cols, idx, strict=True):
-                col.append(row[i].strip())
+                col.append(row[i].strip(" \t"))  # only these: see _numbers
             lines.append(line_no)
     except csv.Error as exc:
         problem = str(exc)

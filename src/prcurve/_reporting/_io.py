@@ -31,6 +31,8 @@ from ._csv import (
     read_header,
     read_utf8_columns,
 )
+from ._messages import column_list, plural
+from ._numbers import is_number_text, parse_numbers, why_not_a_number
 from ._output import OutputError, check_writable, write_tree  # the output side, re-exported
 
 __all__ = [
@@ -247,7 +249,7 @@ def _reason(exc: BaseException) -> str:
 def _check_columns(header: Sequence[str], wanted: Sequence[str], source: str, how: str) -> None:
     missing = [c for c in wanted if c not in header]
     if missing:
-        have = ", ".join(repr(c) for c in header)
+        have = column_list(header)
         what = "column" if len(missing) == 1 else "columns"
         miss = ", ".join(repr(c) for c in missing)
         hint = f" ({how}; pass --sep to choose)" if how else ""
@@ -315,24 +317,25 @@ def _score_column(
     if values.dtype.kind in "iuf":
         s = values.astype(np.float64, copy=False)
     else:
-        s = np.empty(values.shape[0], dtype=np.float64)
-        for i, v in enumerate(values.tolist()):
-            try:
-                s[i] = float(v)
-            except (TypeError, ValueError):
-                shown = repr(v) if v != "" else "an empty field"
-                decimal_comma = isinstance(v, str) and _is_decimal_comma(v)
-                raise InputError(
-                    f"{source}: column {name!r} has {shown} at {locate(i)}; expected a "
-                    + ("number with a decimal point" if decimal_comma else what)
-                ) from None
+        s, first_bad = parse_numbers(values)
+        if first_bad is not None:
+            v = values[first_bad]
+            shown = repr(str(v)) if v != "" else "an empty field"
+            if isinstance(v, str) and _is_decimal_comma(v):
+                expected = "number with a decimal point"
+            else:
+                why = why_not_a_number(v) if isinstance(v, str) else ""
+                expected = what + (f" ({why})" if why else "")
+            raise InputError(
+                f"{source}: column {name!r} has {shown} at {locate(first_bad)}; expected a "
+                f"{expected}"
+            )
     bad = ~np.isfinite(s)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(
             f"{source}: column {name!r} has {float(s[i])!r} at {locate(i)}; expected a "
-            f"finite {what} ({int(bad.sum())} non-finite value{'s' if bad.sum() > 1 else ''} "
-            "in total)"
+            f"finite {what} ({plural(int(bad.sum()), 'non-finite value')} in total)"
         )
     return s
 
@@ -344,11 +347,7 @@ def _label_text(v: Any) -> str:
 
 
 def _is_decimal_comma(v: str) -> bool:
-    try:
-        float(v.replace(",", ".", 1))
-    except ValueError:
-        return False
-    return "," in v
+    return "," in v and is_number_text(v.replace(",", ".", 1))
 
 
 def positive_class(
@@ -361,13 +360,13 @@ def positive_class(
     false/true pair (``0``/``1``, ``no``/``yes``, ...) decides.
     """
     found = ", ".join(
-        f"{c!r} ({k} row{'' if k == 1 else 's'})" for c, k in zip(names[:8], rows[:8], strict=False)
+        f"{c!r} ({plural(k, 'row')})" for c, k in zip(names[:8], rows[:8], strict=False)
     )
     found += ", ..." if len(names) > 8 else ""
     if len(names) != 2:
         raise InputError(
-            f"{source}: column {column!r} has {len(names)} distinct label"
-            f"{'' if len(names) == 1 else 's'}, expected two classes; found {found}"
+            f"{source}: column {column!r} has {plural(len(names), 'distinct label')}, expected "
+            f"two classes; found {found}"
         )
     if pos_label is not None:
         if pos_label not in names:
@@ -404,13 +403,10 @@ def _labels(
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
             raise InputError(f"{source}: column {name!r} has a missing label at {locate(i)}")
-        try:  # numeric labels read as text ("1" and "1.0" are one class)
-            as_numbers = values.astype(np.float64)
-        except ValueError:
-            pass
-        else:
-            if np.isfinite(as_numbers).all():
-                values = as_numbers
+        # numeric labels read as text ("1" and "1.0" are one class), numbers as in _numbers
+        as_numbers, first_bad = parse_numbers(values)
+        if first_bad is None and np.isfinite(as_numbers).all():
+            values = as_numbers
     classes, counts = np.unique(values, return_counts=True)
     names = [_label_text(c) for c in classes.tolist()]
     k = positive_class(names, counts.tolist(), name, source, pos_label)

@@ -12,6 +12,7 @@ from typing import Any, BinaryIO, TextIO
 import numpy as np
 
 from ._io import InputError
+from ._messages import column_list, plural
 
 __all__ = ["MultiInput", "binary_labels", "read_multi_input"]
 
@@ -102,7 +103,7 @@ def read_multi_input(
     ``score_prefix``) and optionally the fold and weight columns; every problem is an
     :class:`InputError`."""
     frame, source = _read_frame(path, stdin, sep, encoding)
-    have = ", ".join(repr(c) for c in frame.columns)
+    have = column_list([str(c) for c in frame.columns])
     if score_prefix is not None:
         scores = [c for c in frame.columns if c.startswith(score_prefix) and c != score_prefix]
         if not scores:
@@ -165,8 +166,8 @@ def binary_labels(data: MultiInput, column: str, pos_label: str | None) -> tuple
     if len(names) != 2:
         shown = ", ".join(repr(v) for v in names[:8])
         raise InputError(
-            f"{data.source}: column {column!r} has {len(names)} distinct labels, expected two "
-            f"classes for a cross-validation report; found {shown}"
+            f"{data.source}: column {column!r} has {plural(len(names), 'distinct label')}, "
+            f"expected two classes for a cross-validation report; found {shown}"
         )
     if pos_label is not None:
         if pos_label not in names:

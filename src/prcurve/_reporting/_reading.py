@@ -10,6 +10,8 @@ import html
 import math
 from typing import Any
 
+from ._messages import plural
+
 __all__ = ["HOW_TO_READ", "WIDE_BAND", "band_note", "format_p_value", "ranking"]
 
 #: A band half-width (precision units) above which the band is flagged as too wide to use.
@@ -107,9 +109,10 @@ def band_note(band: dict[str, Any], n_pos: int) -> str | None:
     if band["radius"] is None or band["radius"] <= WIDE_BAND:
         return None
     return (
-        f"The band is wide (±{band['radius']:.2f} in precision): with only {n_pos:,} positives "
-        "the PR curve is poorly determined, so differences of this size between curves may be "
-        "chance. More positives narrow it roughly as 1/√(number of positives)."
+        f"The band is wide (±{band['radius']:.2f} in precision): with only "
+        f"{plural(n_pos, 'positive')} the PR curve is poorly determined, so differences of "
+        "this size between curves may be chance. More positives narrow it roughly as "
+        "1/√(number of positives)."
     )
 
 
