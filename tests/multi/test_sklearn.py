@@ -41,7 +41,7 @@ def test_scores_from_estimator_follow_sklearn(binary):
         scores_from_estimator(clf, X, response_method="decision_function"),
         clf.decision_function(X),
     )
-    svm = LinearSVC().fit(X, y)  # no predict_proba: the decision function
+    svm = LinearSVC(dual=False).fit(X, y)  # no predict_proba: the decision function
     np.testing.assert_array_equal(scores_from_estimator(svm, X), svm.decision_function(X))
     np.testing.assert_array_equal(
         scores_from_estimator(svm, X, pos_label=0), -svm.decision_function(X)
@@ -58,7 +58,7 @@ def test_scores_from_estimator_errors(binary, multiclass):
     with pytest.raises(ValueError, match="response_method: expected one of"):
         scores_from_estimator(clf, X, response_method="predict")
     with pytest.raises(TypeError, match="estimator: LinearSVC has no predict_proba method"):
-        scores_from_estimator(LinearSVC().fit(X, y), X, response_method="predict_proba")
+        scores_from_estimator(LinearSVC(dual=False).fit(X, y), X, response_method="predict_proba")
     Xm, ym = multiclass
     with pytest.raises(ValueError, match="estimator: expected a binary classifier, got 3"):
         scores_from_estimator(LogisticRegression().fit(Xm, ym), Xm)

@@ -50,7 +50,7 @@ def test_from_estimator_equals_from_predictions(binary, display):
     assert a.name == b.name == "LogisticRegression"
     assert_array_equal(a.line_.get_xdata(), b.line_.get_xdata())
     assert_array_equal(a.line_.get_ydata(), b.line_.get_ydata())
-    svm = LinearSVC().fit(X, y)
+    svm = LinearSVC(dual=False).fit(X, y)
     c = display.from_estimator(svm, X, y, name="svm")
     d = display.from_predictions(y, svm.decision_function(X), name="svm")
     assert_array_equal(c.line_.get_ydata(), d.line_.get_ydata())
@@ -91,7 +91,7 @@ def test_multi_display_draws_every_class_and_micro():
         MultiPRCurvesDisplay(pr_curve(y == 0, X[:, 0]))
     with pytest.raises(TypeError, match="estimator: LinearSVC has no predict_proba method"):
         MultiPRCurvesDisplay.from_estimator(
-            LinearSVC().fit(X, y), X, y, response_method="predict_proba"
+            LinearSVC(dual=False).fit(X, y), X, y, response_method="predict_proba"
         )
 
 

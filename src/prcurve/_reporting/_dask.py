@@ -95,7 +95,13 @@ def open_frame(
     try:
         if all(f.lower().endswith((".parquet", ".pq")) for f in files):
             return _parquet_frame(files, columns, path)
-        frame = dd.read_csv(files, blocksize="64MB", sep=sep or ",", encoding=encoding or "utf-8")
+        frame = dd.read_csv(
+            files,
+            blocksize="64MB",
+            sep=sep or ",",
+            encoding=encoding or "utf-8",
+            float_precision="round_trip",  # the nearest float64, as the in-memory reader
+        )
     except InputError:
         raise
     except Exception as exc:  # dask/pyarrow raise many types for unreadable files

@@ -77,6 +77,9 @@ def _read_frame(
                 skipinitialspace=True,
                 sep=sep or ",",
                 encoding=encoding or "utf-8-sig",
+                # every score read to the nearest float64, as the binary reader does (pandas <
+                # 2.1's default parser could be one unit in the last place off)
+                float_precision="round_trip",
             )
     except Exception as exc:  # pandas and pyarrow raise many types for unreadable files
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
