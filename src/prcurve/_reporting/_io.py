@@ -31,7 +31,12 @@ from ._csv import (
     read_header,
     read_utf8_columns,
 )
-from ._output import OutputError, check_writable, write_tree  # the output side, re-exported
+from ._output import (  # the output side, re-exported
+    OutputError,
+    check_input_kept,
+    check_writable,
+    write_tree,
+)
 
 __all__ = [
     "BUILTIN_EXAMPLE",
@@ -39,6 +44,7 @@ __all__ = [
     "LabelledScores",
     "OutputError",
     "builtin_example_path",
+    "check_input_kept",
     "check_writable",
     "curve_csv",
     "data_files",

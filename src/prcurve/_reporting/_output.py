@@ -24,6 +24,7 @@ __all__ = [
     "Content",
     "FilesAhead",
     "OutputError",
+    "check_input_kept",
     "check_writable",
     "write_tree",
 ]
@@ -50,6 +51,47 @@ def check_writable(out_dir: str, what: str = "the report") -> None:
         reason = "read-only file system" if _read_only(existing) else "permission denied"
         where = "" if existing == out_dir else f" ({existing})"
         raise OutputError(f"cannot write {what} to {out_dir}: {reason}{where}")
+
+
+#: Where a report writes in its output directory (every report shape): these two files, figures
+#: beside them and everything in ``curves/``.
+REPORT_FILES = ("report.html", "summary.json")
+FIGURE_SUFFIX = ".png"
+CURVES_DIR = "curves"
+
+
+def report_owned(out_dir: str) -> list[str]:
+    """The existing files of ``out_dir`` that a report may replace: :data:`REPORT_FILES`, the
+    figures (``*.png``) beside them and every file under ``curves/`` (relative paths)."""
+    out: list[str] = [rel for rel in REPORT_FILES if os.path.lexists(os.path.join(out_dir, rel))]
+    with contextlib.suppress(OSError):
+        out += sorted(n for n in os.listdir(out_dir) if n.lower().endswith(FIGURE_SUFFIX))
+    for folder, _, names in os.walk(os.path.join(out_dir, CURVES_DIR)):
+        rel = os.path.relpath(folder, out_dir).replace(os.sep, "/")
+        out += [f"{rel}/{n}" for n in sorted(names)]
+    return out
+
+
+def check_input_kept(inputs: Iterable[str], out_dir: str, what: str = "the report") -> None:
+    """Refuse (before any work) to write ``out_dir`` when an input file is one of the report's
+    files there (:func:`report_owned`): the same file after symbolic links (the input named by
+    a link inside ``out_dir``, or a link to the input placed there) and hard links (one inode
+    under two names), which writing the report would replace."""
+    out_dir = os.path.abspath(out_dir)
+    if not os.path.isdir(out_dir):
+        return
+    owned = report_owned(out_dir)
+    for path in inputs:
+        if not os.path.isfile(path):
+            continue  # none, standard input, or missing: reading says so
+        for rel in owned:
+            with contextlib.suppress(OSError):  # a dangling link is not the input
+                if os.path.samefile(path, os.path.join(out_dir, *rel.split("/"))):
+                    raise OutputError(
+                        f"cannot write {what} to {out_dir}: the input {path} is its file {rel}, "
+                        "which the report would replace; expected an output directory apart "
+                        "from the input (pass another --out, or move the input)"
+                    )
 
 
 def _read_only(path: str) -> bool:
