@@ -37,8 +37,10 @@ def _engine(args: argparse.Namespace) -> str:
     return "dask"
 
 
-def _check_output(args: argparse.Namespace) -> None:
-    """``--out`` can be written and holds none of the input files (before any work)."""
+def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None) -> None:
+    """``--out`` can be written and none of the files the report writes there is an input
+    (before any work).  With ``scores``, the files of the binary report of those score columns;
+    otherwise every file a report may own there (``_output.report_owned``)."""
     from ._reporting._io import InputError, check_input_kept, check_writable, data_files
 
     check_writable(args.out)
@@ -48,7 +50,13 @@ def _check_output(args: argparse.Namespace) -> None:
             inputs = data_files(args.file)
         except InputError:
             inputs = []  # reading says what is missing
-    check_input_kept(inputs, args.out)
+
+    def writes(rel: str) -> bool:  # asked only when an input is there: SciPy loads then
+        from ._reporting._write import report_writes
+
+        return scores is None or report_writes(list(scores), rel)
+
+    check_input_kept(inputs, args.out, writes=writes)
 
 
 def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:
@@ -202,7 +210,7 @@ def _run_report(
             parser.error("report: with FILE, --label COL and at least one --score COL are required")
         label, scores = args.label, args.score
     progress = ProgressBar(enabled=not args.quiet)
-    _check_output(args)
+    _check_output(args, scores)
     if args.file is not None and _engine(args) == "dask":
         from ._reporting._analysis import Settings, available_cpus
         from ._reporting._write import write_report

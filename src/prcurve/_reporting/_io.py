@@ -157,10 +157,12 @@ def read_labelled_scores(
             raise InputError(f"{path}: is a directory, expected a CSV or Parquet file")
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(4)  # a Parquet file is read by pyarrow, not into memory first
+                parquet = data == b"PAR1" or path.lower().endswith((".parquet", ".pq"))
+                data += b"" if parquet else f.read()
         except OSError as exc:
             raise InputError(f"{path}: cannot read the file ({_reason(exc)})") from None
-        if data.startswith(b"PAR1") or path.lower().endswith((".parquet", ".pq")):
+        if parquet:
             raw, locate = _read_parquet(path, label, scores, weight)
             return _validated(raw, locate, source, label, scores, weight, pos_label)
     try:
@@ -273,6 +275,8 @@ def _check_columns(header: Sequence[str], wanted: Sequence[str], source: str, ho
 def _read_parquet(
     path: str, label: str, scores: Sequence[str], weight: str | None = None
 ) -> tuple[dict[str, np.ndarray], Callable[[int], str]]:
+    from ._parquet import numpy_column, read_columns
+
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -285,7 +289,7 @@ def _read_parquet(
         header = list(pf.schema_arrow.names)
         wanted = [label, *scores, *([weight] if weight is not None else [])]
         _check_columns(header, wanted, path, "")
-        table = pf.read(columns=wanted)
+        table = read_columns(pf, wanted)  # batch by batch: Ctrl-C stops it
     except InputError:
         raise
     except Exception as exc:  # pyarrow raises many types for corrupt files
@@ -302,7 +306,7 @@ def _read_parquet(
                     "expected a number in every row"
                 )
         else:
-            raw[name] = col.to_numpy(zero_copy_only=False)
+            raw[name] = numpy_column(col)
         if raw[name].shape[0] == 0:
             raise InputError(f"{path}: no data rows")
     return raw, _lines(None)
