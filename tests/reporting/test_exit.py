@@ -170,12 +170,15 @@ def test_ctrl_c_at_any_stage_stops_at_once_writes_nothing_and_exits_130(tmp_path
     out = tmp_path / "out"
     args = _command(str(big_parquet), "--label", "y", "--score", "a", "--score", "b",
                     "--out", str(out))  # fmt: skip
-    t0 = time.perf_counter()
-    first = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=600)
-    whole = time.perf_counter() - t0
-    assert first.returncode == 0, first.stderr
+    durations = []
+    for _ in range(2):  # the first run is slower (cold caches): the stages are timed on both
+        t0 = time.perf_counter()
+        first = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=600)
+        durations.append(time.perf_counter() - t0)
+        assert first.returncode == 0, first.stderr
+    whole = min(durations)
     before = _snapshot(out)
-    for fraction in (0.15, 0.4, 0.65, 0.9):
+    for fraction in (0.1, 0.3, 0.5, 0.7):
         proc = subprocess.Popen(
             args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV
         )
