@@ -7,6 +7,7 @@ output), 2 for wrong usage (argparse's message).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -34,6 +35,28 @@ def _engine(args: argparse.Namespace) -> str:
         except ImportError:
             return "memory"
     return "dask"
+
+
+def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None) -> None:
+    """``--out`` can be written and none of the files the report writes there is an input
+    (before any work).  With ``scores``, the files of the binary report of those score columns;
+    otherwise every file a report may own there (``_output.report_owned``)."""
+    from ._reporting._io import InputError, check_input_kept, check_writable, data_files
+
+    check_writable(args.out)
+    inputs = [] if args.file is None or args.file == "-" else [args.file]
+    if inputs and not os.path.isfile(args.file):
+        try:  # a directory or pattern of Parquet files (the Dask engine)
+            inputs = data_files(args.file)
+        except InputError:
+            inputs = []  # reading says what is missing
+
+    def writes(rel: str) -> bool:  # asked only when an input is there: SciPy loads then
+        from ._reporting._write import report_writes
+
+        return scores is None or report_writes(list(scores), rel)
+
+    check_input_kept(inputs, args.out, writes=writes)
 
 
 def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:
@@ -127,7 +150,6 @@ def _run_multi_report(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
 ) -> int:
     from ._reporting._analysis import auto_resamples
-    from ._reporting._io import check_writable
     from ._reporting._multi_input import read_multi_input
     from ._reporting._multi_report import write_cv_report, write_multiclass_report
     from ._reporting._progress import ProgressBar
@@ -142,7 +164,7 @@ def _run_multi_report(
     if multiclass and args.fold:
         parser.error("--fold cannot be combined with a multiclass report yet")
     progress = ProgressBar(enabled=not args.quiet)
-    check_writable(args.out)
+    _check_output(args)
     progress.start("reading")
     data = read_multi_input(
         args.file, args.label, scores=args.score or (), score_prefix=args.score_prefix,
@@ -177,7 +199,7 @@ def _run_report(
     from ._reporting._memory import lean_report_memory, trim_memory
 
     lean_report_memory()  # before pyarrow loads: its memory pool
-    from ._reporting._io import BUILTIN_EXAMPLE, check_writable, read_labelled_scores
+    from ._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
     from ._reporting._progress import ProgressBar
 
     if args.file is None:
@@ -194,7 +216,7 @@ def _run_report(
             )
         label, scores = args.label, args.score
     progress = ProgressBar(enabled=not args.quiet)
-    check_writable(args.out)
+    _check_output(args, scores)
     if args.file is not None and _engine(args) == "dask":
         from ._reporting._analysis import Settings, available_cpus
         from ._reporting._write import write_report

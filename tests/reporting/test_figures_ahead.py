@@ -56,9 +56,9 @@ def test_the_report_draws_its_figures_once_in_the_background(tmp_path, monkeypat
     threads: list[str] = []
     real = figures_module.render_figures
 
-    def spy(analysis):
+    def spy(analysis, **kwargs):
         threads.append(threading.current_thread().name)
-        return real(analysis)
+        return real(analysis, **kwargs)
 
     monkeypatch.setattr(figures_module, "render_figures", spy)
     monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0.0)

@@ -195,13 +195,15 @@ def test_files_ahead_are_committed_with_the_rest(tmp_path):
 
 def test_the_thread_is_joined_before_the_files_are_removed(tmp_path, monkeypatch):
     """A file still being written when the block ends (a Ctrl-C, also while joining) is
-    finished first, a file not started is never written, and then both are removed."""
+    stopped at its next write, a file not started is never written, the thread is joined, and
+    then both are removed."""
     out = tmp_path / "out"
-    release, finished = threading.Event(), []
+    release, started, finished = threading.Event(), threading.Event(), []
 
     def slow(f):
+        started.set()
         release.wait(10)
-        f.write(b"slow\n")
+        f.write(b"slow\n")  # the block has ended: WriteStopped
         finished.append(True)
 
     real_shutdown, calls = ThreadPoolExecutor.shutdown, []
@@ -217,8 +219,9 @@ def test_the_thread_is_joined_before_the_files_are_removed(tmp_path, monkeypatch
     with pytest.raises(KeyboardInterrupt), FilesAhead(str(out)) as ahead:
         ahead.start("curves/a.csv", slow)
         ahead.start("curves/b.csv", "never\n")
+        assert started.wait(10)  # being written when the block ends
         raise KeyboardInterrupt
-    assert finished == [True] and len(calls) == 2
+    assert finished == [] and len(calls) == 2
     assert _ahead_threads() == [] and not out.exists()
 
 

@@ -443,13 +443,23 @@ def _ignore_interrupts() -> None:
 
 
 def _stop_workers(pool: Any) -> None:
-    """Cancel what has not started and end the workers now (on Ctrl-C)."""
+    """Cancel what has not started, end the workers now (on Ctrl-C) and join the pool's
+    manager thread: left running, it raced the interpreter's exit (``concurrent.futures``'
+    exit hook woke it through a pipe it had closed: "Exception ignored ... Bad file
+    descriptor" after the one-line message)."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    manager = getattr(pool, "_executor_manager_thread", None)  # and its thread
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
         proc.terminate()
     for proc in workers:
-        proc.join(5)
+        proc.join(STOP_SECONDS)
+    if manager is not None:
+        manager.join(STOP_SECONDS)  # it ends once it sees the workers gone
+
+
+#: How long stopping waits for each terminated worker and for the pool's thread.
+STOP_SECONDS = 5.0
 
 
 def _weighted_problem(

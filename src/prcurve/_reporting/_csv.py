@@ -379,19 +379,22 @@ def _read_fast(
         import pyarrow.csv as pacsv
     except ImportError:
         return None
+    from ._lending import ArrowLoan
+
     label, *numeric = wanted
-    buffer = pa.py_buffer(text.encode("utf-8") if utf8 is None else utf8)
-    # labels as numbers first (no Python or Arrow string per row); as text when they are not
-    box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.float64())]
-    labels = None
-    if box[0] is not None and box[0].column(label).null_count == 0:
-        labels = _float64_values(box, label)
-    if labels is None or not np.isfinite(labels).all():
-        box = [_parse(pa, pacsv, buffer, header, delimiter, wanted, pa.string())]
-        if box[0] is None:
-            return None
-        labels = _label_values(box[0].column(label))
-    return {label: labels, **{c: _float64_values(box, c) for c in numeric}}
+    # pyarrow's threads let go of the input before this returns (see ``_lending``)
+    with ArrowLoan(text.encode("utf-8") if utf8 is None else utf8) as loan:
+        # labels as numbers first (no Python or Arrow string per row); as text when they are not
+        box = [_parse(pa, pacsv, loan.buffer(), header, delimiter, wanted, pa.float64())]
+        labels = None
+        if box[0] is not None and box[0].column(label).null_count == 0:
+            labels = _float64_values(box, label)
+        if labels is None or not np.isfinite(labels).all():
+            box = [_parse(pa, pacsv, loan.buffer(), header, delimiter, wanted, pa.string())]
+            if box[0] is None:
+                return None
+            labels = _label_values(box[0].column(label))
+        return {label: labels, **{c: _float64_values(box, c) for c in numeric}}
 
 
 def _parse(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
+from threading import Event
 from typing import Any
 
 from .._core._empirical import PRCurve, ROCCurve
@@ -18,7 +19,14 @@ from ._analysis import Analysis
 from ._io import figure_png
 from ._layout import fixed_layout
 
-__all__ = ["Figure", "FiguresAhead", "draw_figures", "finish_panels", "render_figures"]
+__all__ = [
+    "Figure",
+    "FiguresAhead",
+    "FiguresStopped",
+    "draw_figures",
+    "finish_panels",
+    "render_figures",
+]
 
 
 @dataclass(frozen=True)
@@ -140,10 +148,20 @@ def _thin_roc(roc: ROCCurve, area: float) -> ROCCurve:
     return ROCCurve(**arrays)
 
 
-def render_figures(analysis: Analysis) -> list[Figure]:
-    """The overview and one three-panel figure per scorer, as PNG (see :func:`draw_figures`)."""
+class FiguresStopped(Exception):
+    """Drawing was stopped (:class:`FiguresAhead` left on an error or Ctrl-C)."""
+
+
+def render_figures(analysis: Analysis, *, stop: Event | None = None) -> list[Figure]:
+    """The overview and one three-panel figure per scorer, as PNG (see :func:`draw_figures`).
+
+    ``stop`` (set from another thread) ends the drawing between two figures, and between
+    drawing a figure and encoding it, with :class:`FiguresStopped`.
+    """
     out = []
     for key, title, caption, fig in _drawn(analysis):  # drawn one at a time
+        if stop is not None and stop.is_set():
+            raise FiguresStopped
         out.append(Figure(key, title, caption, figure_png(fig)))
         fig.clear()  # its lines' data freed now, not when the garbage collector finds the cycles
     return out
@@ -155,13 +173,15 @@ class FiguresAhead:
     Use it as a context manager around computing and writing the report: :meth:`start` (given
     as ``figures_ready`` to ``analyse``) starts :func:`render_figures` in one thread on what
     the figures draw; :meth:`figures` waits for them (None if never started: draw them then).
-    Leaving the block joins the thread (a figure being drawn is finished), so no thread outlives
-    the report, also on an error or Ctrl-C.
+    Leaving the block stops the drawing (between two steps of it: on an error or Ctrl-C the
+    report ends within about one figure's drawing) and joins the thread, so no thread outlives
+    the report.
     """
 
     def __init__(self) -> None:
         self._pool: Any = None
         self._future: Any = None
+        self._stop = Event()
 
     def __enter__(self) -> FiguresAhead:
         return self
@@ -176,13 +196,15 @@ class FiguresAhead:
         if self._future is not None:
             raise ValueError("analysis: the figures are being drawn already; expected one start")
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prcurve-figures")
-        self._future = self._pool.submit(render_figures, analysis)
+        self._future = self._pool.submit(render_figures, analysis, stop=self._stop)
 
     def figures(self) -> list[Figure] | None:
         """The figures (raising the drawing's error), or None if :meth:`start` was not called."""
         return None if self._future is None else self._future.result()
 
     def close(self) -> None:
+        """Stop the drawing if still running and join the thread."""
+        self._stop.set()  # figures() has returned, or the report is abandoned
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
 

@@ -33,7 +33,12 @@ from ._csv import (
 )
 from ._messages import column_list, plural
 from ._numbers import is_number_text, parse_numbers, why_not_a_number
-from ._output import OutputError, check_writable, write_tree  # the output side, re-exported
+from ._output import (  # the output side, re-exported
+    OutputError,
+    check_input_kept,
+    check_writable,
+    write_tree,
+)
 
 __all__ = [
     "BUILTIN_EXAMPLE",
@@ -41,6 +46,7 @@ __all__ = [
     "LabelledScores",
     "OutputError",
     "builtin_example_path",
+    "check_input_kept",
     "check_writable",
     "curve_csv",
     "data_files",
@@ -153,10 +159,12 @@ def read_labelled_scores(
             raise InputError(f"{path}: is a directory, expected a CSV or Parquet file")
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(4)  # a Parquet file is read by pyarrow, not into memory first
+                parquet = data == b"PAR1" or path.lower().endswith((".parquet", ".pq"))
+                data += b"" if parquet else f.read()
         except OSError as exc:
             raise InputError(f"{path}: cannot read the file ({_reason(exc)})") from None
-        if data.startswith(b"PAR1") or path.lower().endswith((".parquet", ".pq")):
+        if parquet:
             raw, locate = _read_parquet(path, label, scores, weight)
             return _validated(raw, locate, source, label, scores, weight, pos_label)
     try:
@@ -269,6 +277,8 @@ def _check_columns(header: Sequence[str], wanted: Sequence[str], source: str, ho
 def _read_parquet(
     path: str, label: str, scores: Sequence[str], weight: str | None = None
 ) -> tuple[dict[str, np.ndarray], Callable[[int], str]]:
+    from ._parquet import numpy_column, read_columns
+
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -281,7 +291,7 @@ def _read_parquet(
         header = list(pf.schema_arrow.names)
         wanted = [label, *scores, *([weight] if weight is not None else [])]
         _check_columns(header, wanted, path, "")
-        table = pf.read(columns=wanted)
+        table = read_columns(pf, wanted)  # batch by batch: Ctrl-C stops it
     except InputError:
         raise
     except Exception as exc:  # pyarrow raises many types for corrupt files
@@ -298,7 +308,7 @@ def _read_parquet(
                     "expected a number in every row"
                 )
         else:
-            raw[name] = col.to_numpy(zero_copy_only=False)
+            raw[name] = numpy_column(col)
         if raw[name].shape[0] == 0:
             raise InputError(f"{path}: no data rows")
     return raw, _lines(None)

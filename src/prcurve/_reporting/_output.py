@@ -14,6 +14,7 @@ import errno
 import os
 import secrets
 from collections.abc import Callable, Iterable, Mapping
+from threading import Event
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ __all__ = [
     "Content",
     "FilesAhead",
     "OutputError",
+    "WriteStopped",
+    "check_input_kept",
     "check_writable",
     "write_tree",
 ]
@@ -50,6 +53,59 @@ def check_writable(out_dir: str, what: str = "the report") -> None:
         reason = "read-only file system" if _read_only(existing) else "permission denied"
         where = "" if existing == out_dir else f" ({existing})"
         raise OutputError(f"cannot write {what} to {out_dir}: {reason}{where}")
+
+
+#: Where a report writes in its output directory (every report shape): these two files, figures
+#: beside them and everything in ``curves/``.
+REPORT_FILES = ("report.html", "summary.json")
+FIGURE_SUFFIX = ".png"
+CURVES_DIR = "curves"
+
+
+def report_owned(out_dir: str) -> list[str]:
+    """The existing files of ``out_dir`` that a report may replace: :data:`REPORT_FILES`, the
+    figures (``*.png``) beside them and every file under ``curves/`` (relative paths)."""
+    out: list[str] = [rel for rel in REPORT_FILES if os.path.lexists(os.path.join(out_dir, rel))]
+    with contextlib.suppress(OSError):
+        out += sorted(n for n in os.listdir(out_dir) if n.lower().endswith(FIGURE_SUFFIX))
+    for folder, _, names in os.walk(os.path.join(out_dir, CURVES_DIR)):
+        rel = os.path.relpath(folder, out_dir).replace(os.sep, "/")
+        out += [f"{rel}/{n}" for n in sorted(names)]
+    return out
+
+
+def check_input_kept(
+    inputs: Iterable[str],
+    out_dir: str,
+    *,
+    writes: Callable[[str], bool] | None = None,
+    what: str = "the report",
+) -> None:
+    """Refuse (before any work) to write ``out_dir`` when an input file is one of the files the
+    report writes there: the same file after symbolic links (the input named by a link inside
+    ``out_dir``, or a link to the input placed there) and hard links (one inode under two
+    names), which writing the report would replace.
+
+    The candidates are the existing files of :func:`report_owned`; ``writes(rel)`` says whether
+    the report writes ``rel`` (asked only of a candidate that is an input; default: every
+    candidate is).
+    """
+    out_dir = os.path.abspath(out_dir)
+    if not os.path.isdir(out_dir):
+        return
+    owned = report_owned(out_dir)
+    for path in inputs:
+        if not os.path.isfile(path):
+            continue  # none, standard input, or missing: reading says so
+        for rel in owned:
+            with contextlib.suppress(OSError):  # a dangling link is not the input
+                same = os.path.samefile(path, os.path.join(out_dir, *rel.split("/")))
+                if same and (writes is None or writes(rel)):
+                    raise OutputError(
+                        f"cannot write {what} to {out_dir}: the input {path} is its file {rel}, "
+                        "which the report would replace; expected an output directory apart "
+                        "from the input (pass another --out, or move the input)"
+                    )
 
 
 def _read_only(path: str) -> bool:
@@ -128,10 +184,42 @@ def write_tree(
     return {rel: targets[rel] for rel in files}
 
 
-def _write_one(tmp: str, content: Content) -> None:
+class WriteStopped(Exception):
+    """A background write was stopped (the report is abandoned: an error or Ctrl-C)."""
+
+
+class _Stoppable:
+    """A binary file whose every write first checks ``stop``: a content function streaming a
+    large file (pyarrow's CSV writer writes a block of rows at a time) ends at its next write
+    with :class:`WriteStopped` once ``stop`` is set."""
+
+    def __init__(self, f: BinaryIO, stop: Event) -> None:
+        self._f, self._stop = f, stop
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._f.closed)
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self._stop.is_set():
+            raise WriteStopped
+        return self._f.write(data)
+
+    def flush(self) -> None:
+        self._f.flush()
+
+
+def _write_one(tmp: str, content: Content, stop: Event | None = None) -> None:
+    """Write ``content`` to the new file ``tmp``; with ``stop``, a streamed content is stopped
+    at its next write once ``stop`` is set (see :class:`_Stoppable`)."""
+    if stop is not None and stop.is_set():
+        raise WriteStopped
     with open(tmp, "xb") as f:
         if callable(content):  # streams a large file instead of building it in memory
-            content(f)
+            content(f if stop is None else _Stoppable(f, stop))  # type: ignore[arg-type]
         else:
             f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
 
@@ -152,10 +240,14 @@ def _write_staged(contents: dict[str, Content]) -> None:
             _write_one(tmp, content)
         return
     pool = ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(streams)))
+    stop = Event()
     try:
-        futures = [pool.submit(_write_one, tmp, content) for tmp, content in streams]
+        futures = [pool.submit(_write_one, tmp, content, stop) for tmp, content in streams]
         for future in futures:
             future.result()
+    except BaseException:  # an error or Ctrl-C: the other writes stop at their next block
+        stop.set()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -242,9 +334,9 @@ class FilesAhead:
     temporary file in the directory it goes to, directories made as needed) but in the
     background, and returns at once; an error is kept and raised by :func:`write_tree`, as if
     the file were written there.  Leaving the block, whatever :func:`write_tree` did not commit
-    (on any error or Ctrl-C) is removed: the thread is joined first (the file being written is
-    finished, the files not started yet are cancelled), then the temporary files and the
-    directories made for them are removed.
+    (on any error or Ctrl-C) is removed: the file being written is stopped at its next block of
+    rows and the files not started yet are cancelled, the thread is joined, then the temporary
+    files and the directories made for them are removed.
 
     The thread runs from the first :meth:`start` until the block ends; with the ``fork`` start
     method, fork no more processes meanwhile (a child would inherit locks the thread holds).
@@ -256,6 +348,7 @@ class FilesAhead:
         self._temporary: dict[str, str] = {}  # rel → its temporary file (named before written)
         self._writes: dict[str, Future[None]] = {}  # rel → its write (or its staging error)
         self._created: list[str] = []  # directories made here, outermost first
+        self._stop = Event()  # set when the block ends: the files not committed are not needed
 
     def __enter__(self) -> FilesAhead:
         return self
@@ -284,7 +377,7 @@ class FilesAhead:
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=AHEAD_THREAD)
-        self._writes[rel] = self._pool.submit(_write_one, tmp, content)
+        self._writes[rel] = self._pool.submit(_write_one, tmp, content, self._stop)
 
     def wait(self, rels: Iterable[str]) -> dict[str, str]:
         """Wait until the files ``rels`` are staged (raising a staging error); rel → temporary
@@ -305,6 +398,7 @@ class FilesAhead:
     def close(self) -> None:
         """Join the thread, then remove every file not committed and the directories made."""
         interrupted: BaseException | None = None
+        self._stop.set()  # what is still being written is not committed: removed below
         while self._pool is not None:
             try:  # a second Ctrl-C must not leave the thread writing while files are removed
                 self._pool.shutdown(wait=True, cancel_futures=True)

@@ -39,6 +39,7 @@ from ._output import Content, FilesAhead, write_tree
 __all__ = [
     "curve_files",
     "file_stems",
+    "report_writes",
     "scorer_files",
     "start_curve_files",
     "summary",
@@ -292,7 +293,22 @@ def start_curve_files(ahead: FilesAhead, curves: dict[str, PRCurve]) -> None:
 
 #: Suffixes of a scorer's curve files: ``<stem>.csv``, ``<stem>_achievable.csv``, ...
 CURVE_SUFFIXES = {"curve": "", "achievable": "_achievable", "band": "_band"}
+#: Suffixes of its files at the deployment prevalence (``_operating.deployment_files``).
+DEPLOYMENT_SUFFIXES = ("_at_prevalence", "_band_at_prevalence")
 _MAX_STEM = 80
+
+
+def report_writes(scores: list[str], rel: str) -> bool:
+    """Whether the report of the score columns ``scores`` may write ``rel`` (a ``/``-separated
+    path in its output directory): ``report.html``, ``summary.json`` or one of the curve files
+    of a scorer (:data:`CURVE_SUFFIXES`, :data:`DEPLOYMENT_SUFFIXES`)."""
+    if rel in ("report.html", "summary.json"):
+        return True
+    folder, _, name = rel.rpartition("/")
+    suffixes = [*CURVE_SUFFIXES.values(), *DEPLOYMENT_SUFFIXES]
+    return folder == "curves" and any(
+        name == f"{stem}{suffix}.csv" for stem in file_stems(scores).values() for suffix in suffixes
+    )
 
 
 def scorer_files(analysis: Analysis) -> dict[str, dict[str, str]]:
