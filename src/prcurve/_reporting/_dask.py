@@ -37,6 +37,7 @@ from ._io import (
     is_collection,
     positive_class,
 )
+from ._numbers import pandas_exact_floats
 
 __all__ = ["DEFAULT_SUBSAMPLE", "analyse_dask", "input_bytes", "is_collection", "open_frame"]
 
@@ -86,6 +87,7 @@ def open_frame(
     """A lazy dask DataFrame of the label and score columns (Parquet or CSV files)."""
     try:
         import dask.dataframe as dd
+        import pandas as pd
     except ImportError:
         raise InputError(
             "--engine dask needs Dask; install it with 'pip install prcurve[dask]'"
@@ -100,7 +102,7 @@ def open_frame(
             blocksize="64MB",
             sep=sep or ",",
             encoding=encoding or "utf-8",
-            float_precision="round_trip",  # the nearest float64, as the in-memory reader
+            **pandas_exact_floats(pd.__version__),  # the nearest float64, as in memory
         )
     except InputError:
         raise

@@ -13,6 +13,7 @@ import numpy as np
 
 from ._io import InputError
 from ._messages import column_list, plural
+from ._numbers import pandas_exact_floats
 
 __all__ = ["MultiInput", "binary_labels", "read_multi_input"]
 
@@ -77,9 +78,7 @@ def _read_frame(
                 skipinitialspace=True,
                 sep=sep or ",",
                 encoding=encoding or "utf-8-sig",
-                # every score read to the nearest float64, as the binary reader does (pandas <
-                # 2.1's default parser could be one unit in the last place off)
-                float_precision="round_trip",
+                **pandas_exact_floats(pd.__version__),  # as the binary reader: nearest float64
             )
     except Exception as exc:  # pandas and pyarrow raise many types for unreadable files
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -84,3 +84,14 @@ def why_not_a_number(text: str) -> str:
                 shown = f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"
             return f"character {pos}, {shown}, is not part of a number"
     return ""
+
+
+def pandas_exact_floats(pandas_version: str) -> dict[str, str]:
+    """``read_csv`` options that read every number to the nearest float64 on this pandas.
+
+    pandas before 2.1 parsed decimals with a fast routine that could be one unit in the last
+    place off (seen with pandas 2.0, the declared minimum with Dask), so there the round-trip
+    parser is asked for; pandas 3 deprecates the option, its default being exact already.
+    """
+    major = int(pandas_version.split(".", 1)[0])
+    return {"float_precision": "round_trip"} if major < 3 else {}
