@@ -14,7 +14,15 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "prcurve"
 
-STATISTICS = {"_core", "_population", "_parametric", "_prg", "_inference", "_multi"}
+STATISTICS = {
+    "_core",
+    "_population",
+    "_parametric",
+    "_prg",
+    "_inference",
+    "_multi",
+    "_decision",
+}
 
 #: part -> the parts it may import (besides itself).  Bottom first.
 ALLOWED: dict[str, set[str]] = {
@@ -24,6 +32,10 @@ ALLOWED: dict[str, set[str]] = {
     "_prg": {"_core"},
     "_inference": {"_core", "_population"},
     "_multi": {"_core", "_inference"},
+    # decisions at a threshold or a budget: top-k, lift, cost, net benefit, threshold view
+    "_decision": {"_core", "_inference"},
+    # the public scikit-learn integration: scorers and threshold tuning (sklearn imported lazily)
+    "sklearn": STATISTICS,
     "cases": {"_core", "_population"},
     # the public Dask engine: statistics on dask collections (dask itself imported lazily)
     "dask": STATISTICS,
