@@ -5,7 +5,7 @@ digits like a model's probabilities), runs the real command in a subprocess with
 settings (bootstrap intervals, confidence bands and the paired comparison included), and prints
 the wall time; then repeats the computation in-process to print where the time goes.
 
-    python bench/bench_cli.py [--rows 1000000] [--n-resamples auto]
+    python bench/bench_cli.py [--rows 1000000] [--n-resamples auto] [--quick]
 """
 
 from __future__ import annotations
@@ -70,7 +70,10 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--n-resamples", default="auto")
     parser.add_argument("--no-breakdown", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="2,000 rows, no breakdown")
     args = parser.parse_args()
+    if args.quick:
+        args.rows, args.no_breakdown = 2_000, True
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "scores.csv")
         t0 = time.perf_counter()
@@ -82,7 +85,7 @@ def main() -> None:
                "--score", "model_a", "--score", "model_b", "--out", out, "--quiet",
                "--n-resamples", args.n_resamples]  # fmt: skip
         print(f"\n{'command (wall time)':<44} {'seconds':>8}")
-        for jobs in ("default", "1"):
+        for jobs in ("default",) if args.quick else ("default", "1"):
             t0 = time.perf_counter()
             subprocess.run(cmd + ([] if jobs == "default" else ["--jobs", jobs]), check=True)
             wall = time.perf_counter() - t0
