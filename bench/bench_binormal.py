@@ -73,9 +73,7 @@ def main() -> None:
     for name, (neg, pos) in laws.items():
         model = PopulationModel(neg, pos, prevalence=0.1)
         y, s = model.sample(fit_n, rng=0)
-        sec, fit = timed(
-            lambda y=y, s=s, name=name: fit_bidistribution(y, s, family=name), repeat
-        )
+        sec, fit = timed(lambda y=y, s=s, name=name: fit_bidistribution(y, s, family=name), repeat)
         sec_ap, ap = timed(fit.average_precision, repeat)
         print(f"{name:>10} {sec:>8.3f} {sec_ap:>8.4f} {ap:>8.4f} {model.auc_pr():>8.4f}")
     y, s = PopulationModel(stats.lognorm(0.5), stats.lognorm(0.5, scale=2.0), 0.1).sample(

@@ -91,7 +91,9 @@ def main() -> None:
     t_op = timed(lambda: operating_point(y, s, min_precision=0.8), repeat=r)
     rows.append(("prcurve operating_point, no interval", t_op, ""))
     t_boot = timed(
-        lambda: operating_point(y, s, min_precision=0.8, interval="bootstrap", n_resamples=b, rng=1),
+        lambda: operating_point(
+            y, s, min_precision=0.8, interval="bootstrap", n_resamples=b, rng=1
+        ),
         r,
     )
     rows.append((f"prcurve operating_point, bootstrap B={b}", t_boot, ""))

@@ -20,7 +20,8 @@ run with the same install.
                                  [--install both|arrow|plain] [--pythonpath OTHER/src] [--quick]
 
 ``--pythonpath`` runs the report with another checkout's code (e.g. an older commit exported
-with ``git archive``) for a before/after table.  ``--quick``: 2,000 rows, one run, one install (a smoke test).
+with ``git archive``) for a before/after table.  ``--quick``: 2,000 rows, one run, one install
+(a smoke test).
 """
 
 from __future__ import annotations
@@ -128,7 +129,9 @@ def main() -> None:
             for arrow in installs:
                 kw = {"pyarrow": arrow, "runs": runs}
                 out = os.path.join(tmp, f"report_{rows}_{arrow}")
-                report = measure(REPORT.format(path=path, out=out), pythonpath=args.pythonpath, **kw)
+                report = measure(
+                    REPORT.format(path=path, out=out), pythonpath=args.pythonpath, **kw
+                )
                 with open(os.path.join(out, "summary.json")) as f:
                     used = json.load(f)["settings"]["n_resamples"]
                 others = {

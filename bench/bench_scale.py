@@ -231,7 +231,10 @@ def accumulator_child(k: int) -> dict:
         }
     del acc
     y, s = (np.concatenate(x) for x in zip(*batches(0, k, 1), strict=True))
-    for name, fn in (("numpy.sort", lambda: np.sort(s)), ("sklearn", lambda: precision_recall_curve(y, s))):
+    for name, fn in (
+        ("numpy.sort", lambda: np.sort(s)),
+        ("sklearn", lambda: precision_recall_curve(y, s)),
+    ):
         tracemalloc.reset_peak()
         base = tracemalloc.get_traced_memory()[0]
         t0 = time.perf_counter()
@@ -252,7 +255,8 @@ def part3(k: int) -> None:
     d = r["distinct"]
     print(
         f"Part 3: PRAccumulator, {k:,} rows = {d:,} distinct scores (batches of {CHUNK:,}); "
-        f"state {r['state_bytes'] / d:.1f} bytes per distinct score ({r['state_bytes'] / 2**20:.0f} MB)"
+        f"state {r['state_bytes'] / d:.1f} bytes per distinct score "
+        f"({r['state_bytes'] / 2**20:.0f} MB)"
     )
     head = (
         f"{'phase':<34} {'seconds':>8} {'peak MB':>8} {'B/score':>8} {'/state':>7} "
@@ -273,7 +277,8 @@ def part3(k: int) -> None:
         print(
             f"{label:<34} {m['seconds']:>8.2f} {m['peak_bytes'] / 2**20:>8.0f} "
             f"{m['peak_bytes'] / d:>8.1f} {m['peak_bytes'] / r['state_bytes']:>7.2f} "
-            f"{m['peak_bytes'] / sort['peak_bytes']:>9.2f} {m['peak_bytes'] / sk['peak_bytes']:>9.2f}"
+            f"{m['peak_bytes'] / sort['peak_bytes']:>9.2f} "
+            f"{m['peak_bytes'] / sk['peak_bytes']:>9.2f}"
         )
     print("(peak MB: traced allocations above those before the phase; / = ratio of peak memory)")
 
