@@ -8,7 +8,9 @@ processes (``prcurve report`` resamples in worker processes on large inputs):
 * ``tree_mb``: the peak of the resident sets *summed over the process and all its descendants*,
   sampled every ``interval`` seconds with psutil (so a spike shorter than the interval may be
   missed; the value is at least ``main_mb``, which is exact).  Pages shared by a forked worker
-  and its parent count twice: an upper view of what the machine must hold.
+  and its parent count twice: an upper view of what the machine must hold;
+* ``tree_pss_mb``: the same peak of the *proportional* set sizes (PSS: each shared page split
+  among the processes sharing it), which counts the physical memory of the tree once.
 
 Also the medians of several runs (a shared machine is noisy; the median is robust to one
 disturbed run) and the ``--quick`` convention of the bench scripts (tiny sizes, for the test
@@ -29,11 +31,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Measured:
-    """One run: wall seconds, peak RSS of the main process and summed over its process tree."""
+    """One run: wall seconds, peak RSS of the main process, and summed over its process tree."""
 
     seconds: float
     main_mb: float
     tree_mb: float
+    tree_pss_mb: float
     stdout: str
 
 
@@ -48,29 +51,30 @@ def run_measured(
         list(argv), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     root = psutil.Process(proc.pid)
-    tree_peak = main_peak = 0
+    tree_peak = main_peak = pss_peak = 0
     with ThreadPoolExecutor(1) as pool:  # drains the pipes so that the command never blocks
         output = pool.submit(proc.communicate)
         while proc.poll() is None:
             main_peak = max(main_peak, _high_water_mark(proc.pid))
-            total = 0
+            total = pss = 0
             try:
                 members = [root, *root.children(recursive=True)]
             except psutil.Error:
                 members = []
             for p in members:
                 try:
-                    total += p.memory_info().rss
+                    full = p.memory_full_info()  # smaps_rollup: rss and pss
+                    total, pss = total + full.rss, pss + full.pss
                 except psutil.Error:  # ended between listing and reading
                     pass
-            tree_peak = max(tree_peak, total)
+            tree_peak, pss_peak = max(tree_peak, total), max(pss_peak, pss)
             time.sleep(interval)
         out, err = output.result()
     seconds = time.perf_counter() - t0
     if proc.returncode != 0:
         sys.exit(f"benchmark step failed ({' '.join(argv[:3])} ...):\n{err}")
     main = main_peak / 2**20
-    return Measured(seconds, main, max(tree_peak / 2**20, main), out)
+    return Measured(seconds, main, max(tree_peak / 2**20, main), pss_peak / 2**20, out)
 
 
 def _high_water_mark(pid: int) -> int:
@@ -91,6 +95,7 @@ def median_runs(runs: Sequence[Measured]) -> Measured:
         statistics.median(r.seconds for r in runs),
         statistics.median(r.main_mb for r in runs),
         statistics.median(r.tree_mb for r in runs),
+        statistics.median(r.tree_pss_mb for r in runs),
         runs[-1].stdout,
     )
 

@@ -13,7 +13,8 @@ without it the report reads and writes CSV with its pure-Python path, pyarrow hi
 
 Memory is measured two ways (``_measure.run_measured``): the peak RSS of the main process, and
 the peak of the RSS summed over the process tree (the report resamples in worker processes on
-large inputs).  The ratios divide the report's numbers by the other two, measured in the same
+large inputs; also as proportional set sizes, which count pages shared by forked workers once).
+The ratios divide the report's numbers by the other two, measured in the same
 run with the same install.
 
     python bench/bench_report.py [--rows 100000 --rows 1000000] [--runs 3]
@@ -119,7 +120,8 @@ def main() -> None:
           "summed over the process tree (sampled)")  # fmt: skip
     head = (
         f"{'rows':>10} {'install':<8} {'what':<22} {'seconds':>8} {'main MB':>8} {'tree MB':>8} "
-        f"{'time ×':>7} {'main ×':>7} {'tree ×':>7}   (× = report / this)"
+        f"{'PSS MB':>7} {'time ×':>7} {'main ×':>7} {'tree ×':>7}   (× = report / this; "
+        "PSS: summed over the tree)"
     )
     print(head)
     with tempfile.TemporaryDirectory() as tmp:
@@ -142,12 +144,12 @@ def main() -> None:
                 label = f"prcurve report (B≤{used})"
                 print(
                     f"{rows:>10,} {install:<8} {label:<22} {report.seconds:8.2f} "
-                    f"{report.main_mb:8.0f} {report.tree_mb:8.0f}"
+                    f"{report.main_mb:8.0f} {report.tree_mb:8.0f} {report.tree_pss_mb:7.0f}"
                 )
                 for name, m in others.items():
                     print(
                         f"{'':>10} {install:<8} {name:<22} {m.seconds:8.2f} {m.main_mb:8.0f} "
-                        f"{m.tree_mb:8.0f} {report.seconds / m.seconds:7.1f} "
+                        f"{m.tree_mb:8.0f} {m.tree_pss_mb:7.0f} {report.seconds / m.seconds:7.1f} "
                         f"{report.main_mb / m.main_mb:7.1f} {report.tree_mb / m.tree_mb:7.1f}"
                     )
 

@@ -15,7 +15,8 @@ never gathered).  Ratios are to scikit-learn and numpy.sort measured in the same
 Part 2 (``--big-rows``): the script writes a Parquet dataset (continuous scores, 1 % positives;
 in ``--workdir``, reused when present) chunk by chunk, then runs
 ``prcurve report DIR --engine dask`` on it in a fresh process and reports its wall time and peak
-RSS, of the main process and summed over its process tree (``_measure.run_measured``; the
+RSS, of the main process and summed over its process tree, and the summed PSS
+(``_measure.run_measured``; the
 issue's target: 10⁸ rows within 2 GB on a 2-core machine), with ``numpy.sort`` of 10⁷ scores
 (one file's worth) timed in the same run for scale.
 
@@ -164,13 +165,13 @@ def part2(n: int, workdir: Path) -> None:
     )
     head = (
         f"{'rows':>13} {'seconds':>9} {'/np.sort':>9} {'main RSS MB':>12} {'tree RSS MB':>12} "
-        f"{'AP (exact)':>11} {'points':>7}"
+        f"{'tree PSS MB':>12} {'AP (exact)':>11} {'points':>7}"
     )
     print(head)
     print("-" * len(head))
     print(
         f"{summary['data']['n']:>13,} {measured.seconds:>9.1f} {measured.seconds / t_sort:>9.1f} "
-        f"{measured.main_mb:>12.0f} {measured.tree_mb:>12.0f} "
+        f"{measured.main_mb:>12.0f} {measured.tree_mb:>12.0f} {measured.tree_pss_mb:>12.0f} "
         f"{sc['auc_pr']['average_precision']:>11.6f} {sc['n_thresholds']:>7}"
     )
     print(f"report: {out / 'report.html'}")
