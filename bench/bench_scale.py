@@ -28,7 +28,8 @@ included).  Compared with ``numpy.sort`` of the k scores and scikit-learn's
 ``precision_recall_curve`` on all k rows at once (peak traced bytes and time), same run.
 
 ``--skip-small`` / ``--skip-big`` / ``--skip-accumulator`` leave a part out.  ``--quick``: 10⁴
-rows in each part (a smoke test).
+rows in each part, parts 1 and 3 in this process (a smoke test: the peak RSS is not each
+engine's own then).
 """
 
 from __future__ import annotations
@@ -92,7 +93,10 @@ def child(kind: str, n: int, workers: int) -> dict:
     return {"seconds": time.perf_counter() - t0, "ap": ap, "rss_mb": _peak_rss_mb()}
 
 
-def run_child(kind: str, n: int, workers: int) -> dict:
+def run_child(kind: str, n: int, workers: int, *, inline: bool = False) -> dict:
+    """One engine in a fresh process (its own peak RSS); ``inline``: in this one (``--quick``)."""
+    if inline:
+        return child(kind, n, workers)
     out = subprocess.run(
         [sys.executable, __file__, "--child", kind, "--rows", str(n), "--workers", str(workers)],
         capture_output=True,
@@ -102,9 +106,10 @@ def run_child(kind: str, n: int, workers: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def part1(n: int, workers: int) -> None:
-    rows = {kind: run_child(kind, n, workers) for kind in ("numpy.sort", "sklearn", "prcurve")}
-    rows["prcurve.dask"] = run_child("dask", n, workers)
+def part1(n: int, workers: int, *, inline: bool = False) -> None:
+    kinds = ("numpy.sort", "sklearn", "prcurve", "dask")
+    rows = {kind: run_child(kind, n, workers, inline=inline) for kind in kinds}
+    rows["prcurve.dask"] = rows.pop("dask")
     t_sk, t_sort = rows["sklearn"]["seconds"], rows["numpy.sort"]["seconds"]
     ref = rows["sklearn"]["ap"]
     print(f"Part 1: {n:,} rows, {PREVALENCE:.0%} positives, continuous scores; "
@@ -144,14 +149,16 @@ def write_dataset(folder: Path, n: int) -> None:
     (folder / "_rows").write_text(str(n))
 
 
-def part2(n: int, workdir: Path) -> None:
+def part2(n: int, workdir: Path, *, report_in_workdir: bool = False) -> None:
     folder = workdir / f"prcurve-bench-{n}"
     if not (folder / "_rows").exists():
         t0 = time.perf_counter()
         write_dataset(folder, n)
         print(f"Part 2: wrote {n:,} rows to {folder} in {time.perf_counter() - t0:.0f} s")
     size = sum(f.stat().st_size for f in folder.glob("*.parquet")) / 2**20
-    out = Path(tempfile.mkdtemp(prefix="prcurve-bench-report-"))
+    out = Path(
+        tempfile.mkdtemp(prefix="prcurve-bench-report-", dir=workdir if report_in_workdir else None)
+    )
     argv = ["report", str(folder), "--label", "y", "--score", "s", "--engine", "dask",
             "--out", str(out), "--quiet"]  # fmt: skip
     cmd = [sys.executable, "-m", "prcurve", *argv]
@@ -247,12 +254,15 @@ def accumulator_child(k: int) -> dict:
     return out
 
 
-def part3(k: int) -> None:
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", "accumulator", "--accumulator-rows", str(k)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    r = json.loads(out.stdout.strip().splitlines()[-1])
+def part3(k: int, *, inline: bool = False) -> None:
+    if inline:  # --quick: no fresh process
+        r = accumulator_child(k)
+    else:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", "accumulator", "--accumulator-rows", str(k)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        r = json.loads(out.stdout.strip().splitlines()[-1])
     d = r["distinct"]
     print(
         f"Part 3: PRAccumulator, {k:,} rows = {d:,} distinct scores (batches of {CHUNK:,}); "
@@ -306,17 +316,17 @@ def main(argv=None) -> None:
         print(json.dumps(child(args.child, int(args.rows), args.workers)))
         return
     if not args.skip_small:
-        part1(int(args.rows), args.workers)
+        part1(int(args.rows), args.workers, inline=args.quick)
         print()
     if not args.skip_big:
         if args.quick:  # a fresh dataset, removed afterwards
             with tempfile.TemporaryDirectory() as tmp:
-                part2(int(args.big_rows), Path(tmp))
+                part2(int(args.big_rows), Path(tmp), report_in_workdir=True)
         else:
             part2(int(args.big_rows), Path(args.workdir))
         print()
     if not args.skip_accumulator:
-        part3(int(args.accumulator_rows))
+        part3(int(args.accumulator_rows), inline=args.quick)
 
 
 if __name__ == "__main__":
