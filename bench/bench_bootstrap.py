@@ -67,7 +67,10 @@ def main() -> None:
     parser.add_argument("--replicates", type=int, default=1000)
     parser.add_argument("--sklearn-replicates", type=int, default=10)
     parser.add_argument("--band-n", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--quick", action="store_true", help="5,000 rows, 20 replicates")
     args = parser.parse_args()
+    if args.quick:
+        args.n, args.replicates, args.sklearn_replicates, args.band_n = 5_000, 20, 2, [2_000]
 
     gen = np.random.default_rng(20261121)
     n, b = args.n, args.replicates

@@ -52,7 +52,10 @@ def main(argv=None):
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 1e7])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--dtype", default="float64", choices=["float64", "float32"])
+    parser.add_argument("--quick", action="store_true", help="one small size, one call")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.repeat = [2e4], 1
     rng = np.random.default_rng(0)
     header = (
         f"{'n':>9} {'pos':>4} {'ties':>5} {'prcurve s':>10} {'sklearn s':>10} {'np.sort s':>10} "

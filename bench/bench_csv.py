@@ -5,7 +5,7 @@ For plain, gzip-compressed and semicolon-separated files of labels and two score
 (pyarrow hidden), checks both give identical arrays, and prints ratios against
 ``pandas.read_csv`` (C engine) and ``numpy.sort`` of one score column, measured in the same run.
 
-    python bench/bench_csv.py [--rows 1000000] [--repeat 3]
+    python bench/bench_csv.py [--rows 1000000] [--repeat 3] [--quick]
 """
 
 from __future__ import annotations
@@ -43,7 +43,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="5,000 rows, one call each")
     args = parser.parse_args()
+    if args.quick:
+        args.rows, args.repeat = 5_000, 1
 
     import pandas as pd
 

@@ -21,6 +21,7 @@ with the data.
     python bench/bench_figures.py [--rows 100000 --rows 1000000] [--csv /tmp/r1e6.csv]
     python bench/bench_figures.py --pythonpath OTHER/src   # another checkout's figures
     python bench/bench_figures.py --rows 100000 --steps-rows 10000000
+    python bench/bench_figures.py --quick   # 2,000 rows: a smoke test
 """
 
 from __future__ import annotations
@@ -153,7 +154,10 @@ def main() -> None:
         "--steps-rows", type=int, action="append", help="also time the per-curve steps at this n"
     )
     parser.add_argument("--pythonpath", help="PYTHONPATH for the figures (default: as now)")
+    parser.add_argument("--quick", action="store_true", help="2,000 rows, one further call")
     args = parser.parse_args()
+    if args.quick:
+        args.rows, args.repeat, args.steps_rows = [2_000], 1, None
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from bench_report import make_csv
 

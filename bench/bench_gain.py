@@ -30,7 +30,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e4, 1e5, 1e6, 1e7])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="one small size, one call")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.repeat = [1e4], 1
     rng = np.random.default_rng(0)
     print(
         f"{'n':>9} {'ties':>5} {'points':>9} {'pr_curve s':>11} {'from_pr s':>10} {'auc s':>9} "

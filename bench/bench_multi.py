@@ -35,7 +35,10 @@ def main(argv=None):
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e4, 1e5, 1e6])
     parser.add_argument("--classes", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="one small size, one call")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.repeat = [5e3], 1
     rng = np.random.default_rng(0)
     k = args.classes
     header = (

@@ -1,9 +1,9 @@
 """Time and peak memory of ``prcurve report`` against scikit-learn and ``numpy.sort``.
 
 For each size (default 10⁵ and 10⁶ rows, two scorers, 5 % positives, scores with 7 significant
-digits) a CSV is generated once; then each of these runs in a fresh Python process, which
-reports its own wall time and peak resident memory (its own or its worker processes', the
-larger):
+digits) a CSV is generated once; then each of these runs in a fresh Python process, ``--runs``
+times (medians printed; a shared machine is noisy), with and without pyarrow (``--install``;
+without it the report reads and writes CSV with its pure-Python path, pyarrow hidden):
 
 * ``prcurve report`` with its defaults (``--n-resamples auto``, all CPUs), end to end: imports,
   reading, curves, every AUC-PR estimator, intervals, bands, comparison, figures, files;
@@ -11,12 +11,18 @@ larger):
   ``average_precision_score`` for each scorer (one curve and one area, no inference);
 * ``numpy.sort``: reading the same CSV, then sorting each score column.
 
-The ratios divide the report's numbers by the other two, measured in the same run.
+Memory is measured two ways (``_measure.run_measured``): the peak RSS of the main process, and
+the peak of the RSS summed over the process tree (the report resamples in worker processes on
+large inputs; also as proportional set sizes, which count pages shared by forked workers once).
+The ratios divide the report's numbers by the other two, measured in the same
+run with the same install.
 
-    python bench/bench_report.py [--rows 100000 --rows 1000000] [--pythonpath OTHER/src]
+    python bench/bench_report.py [--rows 100000 --rows 1000000] [--runs 3]
+                                 [--install both|arrow|plain] [--pythonpath OTHER/src] [--quick]
 
 ``--pythonpath`` runs the report with another checkout's code (e.g. an older commit exported
-with ``git archive``) for a before/after table.
+with ``git archive``) for a before/after table.  ``--quick``: 2,000 rows, one run, one install
+(a smoke test).
 """
 
 from __future__ import annotations
@@ -24,20 +30,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
+from _measure import Measured, cpus, has_pyarrow, median_runs, run_measured
 
-MEASURE = r"""
-import json, resource, sys, time
-t0 = time.perf_counter()
-{body}
-wall = time.perf_counter() - t0
-own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({{"seconds": wall, "peak_mb": max(own, kids) / 1024}}))
+#: Put first in a measured process to run it as if pyarrow were not installed: every import of
+#: it fails (scikit-learn, too, then takes its path without pyarrow).
+HIDE_PYARROW = """
+import sys
+class _NoPyarrow:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "pyarrow":
+            raise ModuleNotFoundError("No module named 'pyarrow' (hidden)", name=name)
+sys.meta_path.insert(0, _NoPyarrow())
 """
 
 REPORT = """
@@ -85,52 +92,66 @@ def make_csv(path: str, rows: int, seed: int = 0) -> None:
             np.savetxt(f, block, delimiter=",", fmt=["%d", "%.7g", "%.7g"])
 
 
-def measure(body: str, pythonpath: str | None) -> dict[str, float]:
+def measure(body: str, *, pyarrow: bool, pythonpath: str | None, runs: int) -> Measured:
+    """Medians over ``runs`` fresh processes running ``body``."""
     env = dict(os.environ, MPLBACKEND="Agg")
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
-    proc = subprocess.run(
-        [sys.executable, "-c", MEASURE.format(body=body)], env=env, capture_output=True, text=True
-    )
-    if proc.returncode != 0:
-        sys.exit(f"benchmark step failed:\n{proc.stderr}")
-    out = proc.stdout
-    result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
-    return result
+    code = ("" if pyarrow else HIDE_PYARROW) + body
+    return median_runs([run_measured([sys.executable, "-c", code], env=env) for _ in range(runs)])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, action="append")
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per cell (median)")
+    parser.add_argument("--install", choices=("both", "arrow", "plain"), default="both")
     parser.add_argument("--pythonpath", help="PYTHONPATH for the report (default: as now)")
+    parser.add_argument("--quick", action="store_true", help="2,000 rows, one run")
     args = parser.parse_args()
-    sizes = args.rows or [100_000, 1_000_000]
-    print(f"CPUs available: {len(os.sched_getaffinity(0))}")
+    sizes = [2_000] if args.quick else args.rows or [100_000, 1_000_000]
+    runs = 1 if args.quick else args.runs
+    installs = {"both": [True, False], "arrow": [True], "plain": [False]}[args.install]
+    if args.quick:
+        installs = installs[:1]
+    if not has_pyarrow():
+        installs = [False]
+    print(f"CPUs available: {cpus()}; medians of {runs} run(s); peak RSS: main process and "
+          "summed over the process tree (sampled)")  # fmt: skip
     head = (
-        f"{'rows':>10} {'what':<22} {'seconds':>8} {'peak MB':>8} "
-        f"{'time ×':>8} {'mem ×':>7}   (× = report / this)"
+        f"{'rows':>10} {'install':<8} {'what':<22} {'seconds':>8} {'main MB':>8} {'tree MB':>8} "
+        f"{'PSS MB':>7} {'time ×':>7} {'main ×':>7} {'tree ×':>7}   (× = report / this; "
+        "PSS: summed over the tree)"
     )
     print(head)
     with tempfile.TemporaryDirectory() as tmp:
         for rows in sizes:
             path = os.path.join(tmp, f"scores_{rows}.csv")
             make_csv(path, rows)
-            out = os.path.join(tmp, f"report_{rows}")
-            report = measure(REPORT.format(path=path, out=out), args.pythonpath)
-            with open(os.path.join(out, "summary.json")) as f:
-                used = json.load(f)["settings"]["n_resamples"]
-            others = {
-                "scikit-learn": measure(SKLEARN.format(path=path), None),
-                "numpy.sort": measure(SORT.format(path=path), None),
-            }
-            label = f"prcurve report (B≤{used})"
-            print(f"{rows:>10,} {label:<22} {report['seconds']:8.2f} {report['peak_mb']:8.0f}")
-            for name, m in others.items():
-                print(
-                    f"{'':>10} {name:<22} {m['seconds']:8.2f} {m['peak_mb']:8.0f} "
-                    f"{report['seconds'] / m['seconds']:8.1f} "
-                    f"{report['peak_mb'] / m['peak_mb']:7.1f}"
+            for arrow in installs:
+                kw = {"pyarrow": arrow, "runs": runs}
+                out = os.path.join(tmp, f"report_{rows}_{arrow}")
+                report = measure(
+                    REPORT.format(path=path, out=out), pythonpath=args.pythonpath, **kw
                 )
+                with open(os.path.join(out, "summary.json")) as f:
+                    used = json.load(f)["settings"]["n_resamples"]
+                others = {
+                    "scikit-learn": measure(SKLEARN.format(path=path), pythonpath=None, **kw),
+                    "numpy.sort": measure(SORT.format(path=path), pythonpath=None, **kw),
+                }
+                install = "pyarrow" if arrow else "plain"
+                label = f"prcurve report (B≤{used})"
+                print(
+                    f"{rows:>10,} {install:<8} {label:<22} {report.seconds:8.2f} "
+                    f"{report.main_mb:8.0f} {report.tree_mb:8.0f} {report.tree_pss_mb:7.0f}"
+                )
+                for name, m in others.items():
+                    print(
+                        f"{'':>10} {install:<8} {name:<22} {m.seconds:8.2f} {m.main_mb:8.0f} "
+                        f"{m.tree_mb:8.0f} {m.tree_pss_mb:7.0f} {report.seconds / m.seconds:7.1f} "
+                        f"{report.main_mb / m.main_mb:7.1f} {report.tree_mb / m.tree_mb:7.1f}"
+                    )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ x = 0.1, ..., 1.  Also times the batched estimator alone and compares with calli
 
 Usage::
 
-    python bench/bench_simulation.py [--replicates R] [--repeat K]
+    python bench/bench_simulation.py [--replicates R] [--repeat K] [--quick]
+
+``--quick``: 50 replicates, one call each (a smoke test).
 """
 
 from __future__ import annotations
@@ -35,7 +37,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replicates", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="50 replicates, one call each")
     args = parser.parse_args()
+    if args.quick:
+        args.replicates, args.repeat = 50, 1
     R = args.replicates
 
     print(f"Figure-7 grid: Case A, skew 10, {R} replicates, {RECALL.size} recall levels")
@@ -63,7 +68,7 @@ def main() -> None:
     y = np.arange(n)[None, :] < rng.binomial(n, 1 / 11, size=(R, 1))
     s = np.where(y, rng.normal(1.4, 1, (R, n)), rng.normal(0, 1, (R, n)))
     batched = best_of(lambda: batch_precision_at(y, s, RECALL), args.repeat)
-    k = 200
+    k = min(200, R)
     loop = best_of(lambda: [pr_curve(y[r], s[r]).precision_at(RECALL) for r in range(k)], 1)
     print(f"\nestimator only, n = {n}, {R} replicates:")
     print(f"  batch_precision_at          {batched:8.3f} s")

@@ -8,7 +8,7 @@ rate of the paired test on two exchangeable scorers (its size, nominal 0.05) is 
 
 Usage::
 
-    python bench/coverage_before_after.py [--reps R] [--resamples B] [--settings a,b,...]
+    python bench/coverage_before_after.py [--reps R] [--resamples B] [--settings a,b,...] [--quick]
 
 Settings: ap_small (binormal π=0.3, n=200, AP≈0.34 — the lowest AP the binormal reaches at
 π=0.3 without being random), ap_large (binormal π=0.3, n=2000, AP≈0.70), pointwise
@@ -55,7 +55,10 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, default=500)
     parser.add_argument("--settings", default="ap_small,ap_large,pointwise,compare,ap_smallpos")
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.resamples, args.settings = 4, 20, "ap_small"
     print(
         f"# {args.reps} repetitions per cell, {args.resamples} bootstrap replicates, "
         f"nominal 0.95, seed {args.seed}; [stratified] = before, [instances] = after"

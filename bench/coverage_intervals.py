@@ -12,6 +12,7 @@ coverage of 0 is one minus the test's size.
 Usage::
 
     python bench/coverage_intervals.py [--reps R] [--resamples B] [--n N] [--models a,b,...]
+                                       [--quick]
 
 Models: binormal, caseA, caseF, rounded (default), and smallpos (n₊ ≈ 25).
 """
@@ -60,7 +61,10 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--models", default="binormal,caseA,caseF,rounded")
     parser.add_argument("--seed", type=int, default=20261123)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.resamples, args.n, args.models = 4, 20, 300, "binormal"
     print(
         f"# {args.reps} repetitions per cell, {args.resamples} bootstrap replicates, "
         f"n = {args.n}, nominal 0.95, seed {args.seed}"

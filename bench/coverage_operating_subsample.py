@@ -28,7 +28,7 @@ subsample at these n and m; the coverage is measured on the subsample for every 
 do not depend on it.
 
 Run:  nice -n 10 python bench/coverage_operating_subsample.py [--n 400000] [--rows 100000]
-      [--repetitions 200] [--resamples 200] [--seed 12] [--mode subsample|all]
+      [--repetitions 200] [--resamples 200] [--seed 12] [--mode subsample|all] [--quick]
 
 Measured (2026, machine shared; 95 % intervals, coverage ± s.e.):
 
@@ -118,7 +118,10 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--mode", choices=("subsample", "all"), default="subsample")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     args = parser.parse_args()
+    if args.quick:
+        args.n, args.rows, args.repetitions, args.resamples = 40_000, 10_000, 2, 20
     n, m = args.n, args.rows if args.mode == "subsample" else args.n
     targets = operating_targets(MIN_PRECISION, MIN_RECALL)
     stars = [population_threshold(c, t) for c, t in targets]

@@ -18,7 +18,7 @@ Clopper–Pearson 95 % bounds; ``UNDER`` marks rows whose upper bound is below 0
 
 Usage::
 
-    python bench/coverage_prevalence.py [--reps R] [--resamples B] [--n N ...] [--pi PI]
+    python bench/coverage_prevalence.py [--reps R] [--resamples B] [--n N ...] [--pi PI] [--quick]
 """
 
 from __future__ import annotations
@@ -58,7 +58,10 @@ def main() -> None:
     parser.add_argument("--n", type=int, action="append")
     parser.add_argument("--pi", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     args = parser.parse_args()
+    if args.quick:
+        args.reps, args.resamples, args.n = 3, 20, [250]
     sizes = args.n or [1000, 4000]
     pi, reps, b = args.pi, args.reps, args.resamples
     diff_true = true_ap(MU_A, pi) - true_ap(MU_B, pi)

@@ -1,0 +1,73 @@
+"""Every bench script the README quotes exists and runs (in its ``--quick`` mode).
+
+The README's performance and memory figures each name the script that measured them; this keeps
+those names true: a renamed or deleted script, or one that no longer runs, fails here.  The quick
+mode runs the script's real code paths on tiny inputs, so each takes a few seconds.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+#: A script under bench/, quoted with its folder (`bench/x.py`, also inside a command) or by its
+#: bare name in the list of benchmarks (`bench_x.py`; bare ``coverage_*.py`` names there are
+#: examples/ scripts).
+QUOTED = re.compile(r"\bbench/(\w+\.py)\b|`(bench_\w+\.py)`")
+
+
+def quoted_scripts() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    return sorted({a or b for a, b in QUOTED.findall(text)})
+
+
+SCRIPTS = quoted_scripts()
+
+
+def test_readme_quotes_the_bench_scripts_behind_its_figures():
+    # the scripts behind the README's timing and memory figures (a parse that found nothing
+    # would make the test below vacuous)
+    assert {"bench_report.py", "bench_operating_point.py", "bench_scale.py"} <= set(SCRIPTS)
+
+
+@pytest.fixture(scope="module")
+def quick_runs(tmp_path_factory):
+    """Every quoted script's ``--quick`` run, two at a time (the file stays well under a minute)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    env = dict(os.environ, MPLBACKEND="Agg", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+
+    def run(script: str):
+        path = ROOT / "bench" / script
+        if not path.is_file():
+            return None
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, str(path), "--quick"],
+            cwd=tmp_path_factory.mktemp(script.removesuffix(".py")),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return done, time.perf_counter() - t0
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(zip(SCRIPTS, pool.map(run, SCRIPTS), strict=True))
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_quoted_bench_script_exists_and_runs_quick(script, quick_runs):
+    result = quick_runs[script]
+    assert result is not None, f"README quotes bench/{script}, which does not exist"
+    done, seconds = result
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip(), "the script printed no table"
+    assert seconds < 60, f"bench/{script} --quick took {seconds:.1f} s"
