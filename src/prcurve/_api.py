@@ -34,9 +34,9 @@ from ._inference._common import (
 from ._inference._compare import ComparisonResult, compare
 from ._inference._coverage import CoverageResult, coverage_study
 from ._inference._delong import (
+    DegenerateVarianceWarning,
     DeLongAUC,
     DeLongTest,
-    DegenerateVarianceWarning,
     delong_test,
     roc_auc_delong,
 )

@@ -79,11 +79,15 @@ def test_bad_limits():
     y, s = [0, 1, 0, 1], [0.1, 0.9, 0.3, 0.4]
     with pytest.raises(ValueError, match=r"max_fpr: expected a number in \[0, 1\], got 1.5"):
         partial_roc_auc(y, s, max_fpr=1.5)
-    with pytest.raises(ValueError, match="max_fpr: expected a number above min_fpr = 0.3, got 0.2"):
+    with pytest.raises(
+        ValueError, match=r"max_fpr: expected a number above min_fpr = 0\.3, got 0\.2"
+    ):
         partial_roc_auc(y, s, min_fpr=0.3, max_fpr=0.2)
-    with pytest.raises(ValueError, match="max_fpr: expected a number above min_fpr = 0.0, got 0"):
+    with pytest.raises(
+        ValueError, match=r"max_fpr: expected a number above min_fpr = 0\.0, got 0$"
+    ):
         partial_roc_auc(y, s, max_fpr=0)
-    with pytest.raises(TypeError, match="min_fpr: expected a number, got str '0.1'"):
+    with pytest.raises(TypeError, match=r"min_fpr: expected a number, got str '0\.1'"):
         partial_roc_auc(y, s, min_fpr="0.1", max_fpr=0.5)
     with pytest.raises(TypeError, match="standardized: expected True or False, got 'yes'"):
         partial_roc_auc(y, s, max_fpr=0.5, standardized="yes")

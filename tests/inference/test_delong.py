@@ -12,9 +12,9 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from prcurve import (
+    DegenerateVarianceWarning,
     DeLongAUC,
     DeLongTest,
-    DegenerateVarianceWarning,
     delong_test,
     roc_auc_delong,
 )
@@ -143,7 +143,9 @@ def test_bad_options_and_too_few_instances():
         roc_auc_delong(y, s, level=95)
     with pytest.raises(ValueError, match="alternative: expected one of 'two-sided', 'greater'"):
         delong_test(y, s, s, alternative="two.sided")
-    with pytest.raises(ValueError, match="score_b and|y_true and score_b: expected the same"):
+    with pytest.raises(
+        ValueError, match="y_true and score_b: expected the same length, got 6 and 5"
+    ):
         delong_test(y, s, s[:5])
     with pytest.raises(ValueError, match=r"DeLong's variance needs at least 2 positive\(s\)"):
         roc_auc_delong([0, 0, 1], [0.1, 0.2, 0.3])

@@ -43,7 +43,9 @@ def _rscript() -> str:
     path = shutil.which("Rscript")
     if path is None:
         if os.environ.get("CI"):
-            pytest.fail("Rscript not found: CI must compare with pROC (apt-get install r-cran-proc)")
+            pytest.fail(
+                "Rscript not found: CI must compare with pROC (apt-get install r-cran-proc)"
+            )
         pytest.skip("Rscript not found (apt-get install r-base-core r-cran-proc)")
     return path
 

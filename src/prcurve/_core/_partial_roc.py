@@ -28,7 +28,7 @@ import numpy as np
 
 from ._counts import BinaryCounts, binary_counts
 
-__all__ = ["partial_roc_auc", "partial_roc_area"]
+__all__ = ["partial_roc_area", "partial_roc_auc"]
 
 
 def _check_fpr_limits(min_fpr: Any, max_fpr: Any) -> tuple[float, float]:
@@ -40,7 +40,9 @@ def _check_fpr_limits(min_fpr: Any, max_fpr: Any) -> tuple[float, float]:
             raise ValueError(f"{name}: expected a number in [0, 1], got {value!r}")
     low, high = float(min_fpr), float(max_fpr)
     if not low < high:
-        raise ValueError(f"max_fpr: expected a number above min_fpr = {low!r}, got {high!r}")
+        raise ValueError(
+            f"max_fpr: expected a number above min_fpr = {min_fpr!r}, got {max_fpr!r}"
+        )
     return low, high
 
 

@@ -294,4 +294,6 @@ def delong_test(
         p = float(ndtr(stat))
     z = float(ndtri(0.5 + level / 2))
     ci = ConfidenceInterval(diff - z * se, diff + z * se, level)
-    return DeLongTest(auc_a, auc_b, diff, se, stat, min(p, 1.0), ci, corr, alternative, n_pos, n_neg)
+    return DeLongTest(
+        auc_a, auc_b, diff, se, stat, min(p, 1.0), ci, corr, alternative, n_pos, n_neg
+    )
