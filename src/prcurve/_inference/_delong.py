@@ -18,7 +18,8 @@ threshold group ``g`` (scores tied at ``t_g``) has the same placement,
 and group ``g`` holds ``TP_g − TP_{g−1}`` positives and ``FP_g − FP_{g−1}`` negatives, so one
 AUC's variance is a weighted sum over the groups (no per-instance work at all).  The paired test
 of two scorers on the same instances needs the covariance of the two scorers' placements, so it
-reads each instance's group under each scorer (a binary search among the thresholds); the
+reads each instance's group under each scorer (one argsort per scorer, its ranks scattered back:
+a binary search of every instance among the thresholds is several times slower); the
 variance of the difference is computed from the per-instance *differences* of placements, so
 that two scorers that rank identically get exactly zero.
 
@@ -41,7 +42,7 @@ from scipy.special import ndtr, ndtri
 from .._core._counts import BinaryCounts, count_sorted
 from .._core._results import ConfidenceInterval, PRCurveWarning, compact_repr
 from .._core._validation import check_binary_problem, check_choice, check_level
-from ._resample import prepare, require_class_sizes
+from ._resample import require_class_sizes
 
 __all__ = [
     "ALTERNATIVES",
@@ -49,6 +50,8 @@ __all__ = [
     "DeLongTest",
     "DegenerateVarianceWarning",
     "delong_test",
+    "group_placements",
+    "instance_groups",
     "roc_auc_delong",
 ]
 
@@ -149,6 +152,22 @@ def group_placements(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, floa
     v01 = (tp_prev + tp) / (2 * n_pos)
     auc = float(np.dot(tp - tp_prev, v10) / n_pos)
     return v10, v01, auc
+
+
+def instance_groups(s: np.ndarray) -> np.ndarray:
+    """Index of each instance's threshold group (thresholds decreasing, as in the counts).
+
+    Ties share a group, so the sort need not be stable.
+    """
+    order = np.argsort(s)
+    values = s[order]
+    starts = np.empty(values.shape[0], dtype=bool)
+    starts[0] = True
+    np.not_equal(values[1:], values[:-1], out=starts[1:])
+    ascending = np.cumsum(starts, dtype=np.intp)  # 1-based group index, ascending scores
+    groups = np.empty(values.shape[0], dtype=np.intp)
+    groups[order] = ascending[-1] - ascending
+    return groups
 
 
 def _variance(counts: BinaryCounts) -> tuple[float, float]:
@@ -264,14 +283,15 @@ def delong_test(
     _refuse_weights(sample_weight)
     y, sa, _ = check_binary_problem(y_true, score_a, None, pos_label, score_name="score_a")
     _, sb, _ = check_binary_problem(y_true, score_b, None, pos_label, score_name="score_b")
-    a, b = prepare(y, sa), prepare(y, sb)
-    n_pos, n_neg = a.n_pos_instances, a.n_neg_instances
+    n_pos = int(np.count_nonzero(y))
+    n_neg = int(y.shape[0]) - n_pos
     require_class_sizes(n_pos, n_neg, min_pos=2, min_neg=2, what="the DeLong test")
-    v10a, v01a, auc_a = group_placements(a.counts)
-    v10b, v01b, auc_b = group_placements(b.counts)
+    v10a, v01a, auc_a = group_placements(count_sorted(y, sa))
+    v10b, v01b, auc_b = group_placements(count_sorted(y, sb))
     # per-instance placements of each scorer, paired by instance
-    pa, pb = v10a[a.pos_group], v10b[b.pos_group]
-    na, nb = v01a[a.neg_group], v01b[b.neg_group]
+    ga, gb = instance_groups(sa), instance_groups(sb)
+    pa, pb = v10a[ga[y]], v10b[gb[y]]
+    na, nb = v01a[ga[~y]], v01b[gb[~y]]
     cov10 = np.cov(pa, pb)  # divisor n − 1, as DeLong's S10
     cov01 = np.cov(na, nb)
     var_a = cov10[0, 0] / n_pos + cov01[0, 0] / n_neg
