@@ -12,8 +12,8 @@ McClish (1989) maps the partial area ``A`` over ``[a, b]`` onto the scale of a w
 with ``A_min = (b² − a²)/2`` the area under the chance diagonal and ``A_max = b − a`` that of a
 perfect scorer on the range.  A chance curve gets 0.5 and a perfect one 1; a curve below the
 diagonal gets less than 0.5 (McClish's map is linear, so it is not clipped, as in
-scikit-learn; pROC returns NA there unless ``allow.invalid.partial.auc.correct=TRUE``).  For ``[0, b]``
-this is exactly scikit-learn's ``roc_auc_score(max_fpr=b)``, and for any range pROC's
+scikit-learn; pROC returns NA there unless ``allow.invalid.partial.auc.correct=TRUE``).
+For ``[0, b]`` this is exactly scikit-learn's ``roc_auc_score(max_fpr=b)``, and for any range pROC's
 ``auc(partial.auc=c(1 − a, 1 − b), partial.auc.focus="specificity", partial.auc.correct=TRUE)``;
 over the whole range ``[0, 1]`` it is the plain AUC.
 
