@@ -41,9 +41,7 @@ def _check_fpr_limits(min_fpr: Any, max_fpr: Any) -> tuple[float, float]:
             raise ValueError(f"{name}: expected a number in [0, 1], got {value!r}")
     low, high = float(min_fpr), float(max_fpr)
     if not low < high:
-        raise ValueError(
-            f"max_fpr: expected a number above min_fpr = {min_fpr!r}, got {max_fpr!r}"
-        )
+        raise ValueError(f"max_fpr: expected a number above min_fpr = {min_fpr!r}, got {max_fpr!r}")
     return low, high
 
 
