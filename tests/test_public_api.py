@@ -33,8 +33,24 @@ def test_all_lists_every_public_attribute():
     assert not missing, f"public names missing from __all__: {sorted(missing)}"
 
 
+#: ROC inference (issue 27 item 2): DeLong's interval and paired test, McClish's partial AUC.
+ROC_INFERENCE_NAMES = {
+    "roc_auc_delong",
+    "delong_test",
+    "partial_roc_auc",
+    "DeLongAUC",
+    "DeLongTest",
+    "DegenerateVarianceWarning",
+}
+
+
 def test_design_names_present():
     assert DESIGN_NAMES <= set(prcurve.__all__)
+
+
+def test_roc_inference_names_present():
+    assert ROC_INFERENCE_NAMES <= set(prcurve.__all__)
+    assert issubclass(prcurve.DegenerateVarianceWarning, prcurve.PRCurveWarning)
 
 
 def test_public_callables_are_documented():

@@ -21,6 +21,7 @@ from ._core._empirical import (
 )
 from ._core._interpolation import InterpolatedPoints, dg_interpolate
 from ._core._operating import OperatingPoint, TargetNotMetWarning
+from ._core._partial_roc import partial_roc_auc
 from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
 from ._core._spaces import pr_to_roc, roc_to_pr
 from ._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
@@ -32,6 +33,13 @@ from ._inference._common import (
 )
 from ._inference._compare import ComparisonResult, compare
 from ._inference._coverage import CoverageResult, coverage_study
+from ._inference._delong import (
+    DegenerateVarianceWarning,
+    DeLongAUC,
+    DeLongTest,
+    delong_test,
+    roc_auc_delong,
+)
 from ._inference._operating_ci import operating_point
 from ._inference._pointwise import PointwiseCI, pr_pointwise_ci
 from ._multi._curves import MultiPRCurves, auc_pr, pr_curves
