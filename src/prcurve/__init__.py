@@ -48,6 +48,7 @@ __all__ = [
     "ROCCurve",
     "SmoothingFallbackWarning",
     "TargetNotMetWarning",
+    "ThresholdView",
     "ThresholdsDroppedWarning",
     "UndefinedMetricWarning",
     "achievable_pr_curve",
@@ -90,6 +91,7 @@ __all__ = [
     "simulate_brodersen_fig1",
     "simulate_brodersen_fig2",
     "simulate_pr_estimator",
+    "threshold_view",
 ]
 
 
