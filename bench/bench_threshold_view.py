@@ -89,7 +89,7 @@ def main() -> None:
     print(f"n = {n:,} rows, {view.thresholds.shape[0]:,} distinct thresholds, prevalence 0.1")
     print(f"{'method':<52} {'seconds':>9} {'÷ sort':>8} {'÷ sklearn':>10}")
     for name, sec, note in rows:
-        print(f"{name:<52} {sec:9.3f} {sec / t_sort:8.1f} {sec / t_sk:10.2f}  {note}")
+        print(f"{name:<52} {sec:9.4f} {sec / t_sort:8.1f} {sec / t_sk:10.2f}  {note}")
     print(f"bootstrap speed-up over the naive loop: {t_naive / t_band:.1f}x")
 
 
