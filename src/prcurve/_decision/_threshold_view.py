@@ -9,8 +9,9 @@ Pointwise bootstrap bands come from the shared resampling engine
 *original* thresholds (its multiplicities cumulated over the original threshold groups, as
 :func:`prcurve.operating_point` holds a threshold fixed), so every replicate is aligned with the
 estimate column by column, with no interpolation and no loop over replicates.  Bands are kept
-on a grid of at most ``max_band_points`` of the thresholds (evenly spaced in queue rate), so the
-replicates held in memory do not grow with the number of distinct scores.
+on a grid of at most ``max_band_points`` of the thresholds (spread in queue rate and in
+threshold value), so the replicates held in memory do not grow with the number of distinct
+scores.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ class ThresholdView:
     beta : float
         The β of ``f_beta``.
     band_index : ndarray of intp, shape (m,), or None
-        Rows carrying a band (increasing; all rows when ``k <= max_band_points``).
+        Rows carrying a band (increasing; all rows when ``k <= max_band_points``, else a grid
+        spread evenly in queue rate and in threshold value).
     precision_band, recall_band, f_beta_band, queue_rate_band, fpr_band : ConfidenceInterval
         or None
         Pointwise percentile intervals (``low``/``high`` of shape (m,)) at the rows
@@ -168,13 +170,24 @@ def _metrics(
     }
 
 
-def _grid(queue_rate: np.ndarray, max_points: int) -> np.ndarray:
-    """At most ``max_points`` rows, evenly spaced in queue rate, the first and last included."""
+def _grid(thresholds: np.ndarray, queue_rate: np.ndarray, max_points: int) -> np.ndarray:
+    """At most ``max_points`` rows: half evenly spaced in queue rate, half in threshold value.
+
+    Spacing in queue rate follows the data (every share of the rows gets points); spacing in
+    threshold follows the x-axis of a plot against the threshold, so no long stretch of
+    thresholds (e.g. the sparse top scores) is left without a band.  The first and last rows
+    are included.
+    """
     k = queue_rate.shape[0]
     if k <= max_points:
         return np.arange(k)
-    targets = np.linspace(queue_rate[0], queue_rate[-1], max_points)
-    rows = np.searchsorted(queue_rate, targets, side="left")
+    half = max(max_points // 2, 2)
+    by_share = np.searchsorted(queue_rate, np.linspace(queue_rate[0], queue_rate[-1], half))
+    t = np.asarray(thresholds, dtype=np.float64)
+    grid = np.linspace(t[-1], t[0], max_points - half)
+    # the row deciding "score >= g": the last (lowest) threshold at or above g
+    by_value = np.searchsorted(-t, -grid, side="right") - 1
+    rows = np.concatenate([by_share, by_value, [0, k - 1]])
     return np.unique(np.clip(rows, 0, k - 1))
 
 
@@ -263,8 +276,9 @@ def threshold_view(
     sampling : {"instances", "stratified"}
         Bootstrap model: resample n rows (the class counts vary, default) or keep n₊ and n₋.
     max_band_points : int
-        At most this many thresholds (evenly spaced in queue rate, the first and the last
-        included) carry a band; the replicates held in memory are ``n_resamples`` by this.
+        At most this many thresholds carry a band (all when there are no more): half evenly
+        spaced in queue rate, half in threshold value, the first and the last included.  The
+        replicates held in memory are ``n_resamples`` by this.
 
     Returns
     -------
@@ -332,7 +346,7 @@ def threshold_view(
     )
     if sample is None:
         return ThresholdView(**common)
-    rows = _grid(values["queue_rate"], max_band_points)
+    rows = _grid(counts.thresholds, values["queue_rate"], max_band_points)
     bands, defined = _bands(sample, rows, b2, n_resamples, gen, level, sampling)
     if not defined.all():
         missing = int(np.count_nonzero(defined == 0))

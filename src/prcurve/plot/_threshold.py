@@ -16,6 +16,7 @@ from .._core._operating import OperatingPoint
 from .._decision._threshold_view import METRICS, ThresholdView, threshold_view
 from ._estimator import EstimatorMixin, score_name
 from ._style import REFERENCE_GREY, color_cycle, plain_text
+from ._thin import thin_axes
 
 __all__ = ["ThresholdDisplay"]
 
@@ -111,7 +112,9 @@ class ThresholdDisplay(EstimatorMixin):
     -----
     Each metric is a step function of the threshold: the decision ``score >= t`` is the same
     for every t between two consecutive distinct scores, so the lines are drawn as steps
-    (value of the next distinct score at or above t).  Bands are pointwise (see
+    (value of the next distinct score at or above t); lines of more than a few thousand
+    points are thinned for drawing without changing the image (``prcurve.plot._thin``).
+    Bands are pointwise (see
     :func:`prcurve.threshold_view`).  The legend sits outside the axes, to the right, so it
     covers no data.
 
@@ -239,6 +242,7 @@ class ThresholdDisplay(EstimatorMixin):
         self._mark_points(ax, chosen, lines, artists)
         if x[0] < x[-1]:
             ax.set_xlim(x[0], x[-1])
+        thin_axes(ax)  # a long view draws as fast as a short one, the same image
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("Threshold t (flag when score ≥ t)")
         ax.set_ylabel("Rate")
