@@ -86,3 +86,11 @@ def test_result_reprs_are_compact():
     assert repr(prcurve.ConfidenceInterval(0.25, 0.5)) == (
         "ConfidenceInterval(low=0.25, high=0.5, level=0.95)"
     )
+
+
+def test_threshold_view_names_are_public():
+    assert {"ThresholdView", "threshold_view"} <= set(prcurve.__all__)
+    from prcurve import plot
+
+    assert "ThresholdDisplay" in plot.__all__
+    assert plot.ThresholdDisplay.__module__ == "prcurve.plot._threshold"

@@ -51,6 +51,7 @@ __all__ = [
     "ROCCurve",
     "SmoothingFallbackWarning",
     "TargetNotMetWarning",
+    "ThresholdView",
     "ThresholdsDroppedWarning",
     "UndefinedMetricWarning",
     "achievable_pr_curve",
@@ -96,6 +97,7 @@ __all__ = [
     "simulate_brodersen_fig1",
     "simulate_brodersen_fig2",
     "simulate_pr_estimator",
+    "threshold_view",
 ]
 
 

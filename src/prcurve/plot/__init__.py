@@ -25,6 +25,7 @@ __all__: list[str] = [
     "PRSimulationDisplay",
     "PopulationCurvesDisplay",
     "ROCCurveDisplay",
+    "ThresholdDisplay",
 ]
 
 #: The module of each public name.
@@ -38,6 +39,7 @@ _HOME = {
     "PRSimulationDisplay": "_population",
     "PopulationCurvesDisplay": "_population",
     "ROCCurveDisplay": "_roc",
+    "ThresholdDisplay": "_threshold",
 }
 
 
@@ -63,3 +65,4 @@ if TYPE_CHECKING:
     from ._prg import PRGCurveDisplay
     from ._roc import ROCCurveDisplay
     from ._style import OKABE_ITO
+    from ._threshold import ThresholdDisplay
