@@ -84,7 +84,7 @@ class _DepthCurve:
         array([2. , 1.5, 1. ])
         """
         tp, fp, x = self._expected(fraction, low_open=True)
-        return _scalar_or_array(np.divide(tp, tp + fp) / self.prevalence, x)
+        return _scalar_or_array(_lift(tp, fp, self.n_pos, self.n_neg), x)
 
     @property
     def top_decile_lift(self) -> float:
@@ -188,10 +188,17 @@ def lift_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> LiftC
     """
     rank = ranking(y_true, y_score, sample_weight=sample_weight)
     fields = _fields(rank)
-    tp = np.asarray(rank.counts.tp, dtype=np.float64)
-    precision = tp / (tp + np.asarray(rank.counts.fp, dtype=np.float64))
-    n_pos, n_neg = rank.counts.n_pos, rank.counts.n_neg
-    return LiftCurve(**fields, lift=precision / (n_pos / (n_pos + n_neg)))
+    c = rank.counts
+    return LiftCurve(**fields, lift=_lift(c.tp, c.fp, c.n_pos, c.n_neg))
+
+
+def _lift(tp: Any, fp: Any, n_pos: float, n_neg: float) -> Any:
+    """``precision / π`` computed as ``recall / (share of the weight flagged)``: both ratios lie
+    in [0, 1], so weights spread over hundreds of orders of magnitude (a prevalence below the
+    smallest float) do not turn the lift into 0/0."""
+    tp = np.asarray(tp, dtype=np.float64)
+    flagged = tp + np.asarray(fp, dtype=np.float64)
+    return (tp / n_pos) / (flagged / (float(n_pos) + float(n_neg)))
 
 
 def _fields(rank: Ranking) -> dict[str, Any]:
