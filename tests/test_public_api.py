@@ -70,3 +70,22 @@ def test_result_reprs_are_compact():
     assert repr(prcurve.ConfidenceInterval(0.25, 0.5)) == (
         "ConfidenceInterval(low=0.25, high=0.5, level=0.95)"
     )
+
+
+def test_top_k_lift_gain_names_present():
+    """Issue 25 item 5: top-k metrics with ties in random order, lift and gain curves."""
+    names = {
+        "precision_at_k",
+        "recall_at_k",
+        "average_precision_at_k",
+        "lift_curve",
+        "gain_curve",
+        "LiftCurve",
+        "GainCurve",
+    }
+    assert names <= set(prcurve.__all__)
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    y = rng.random(5000) < 0.1
+    assert len(repr(prcurve.lift_curve(y, rng.normal(size=5000) + y))) < 1000

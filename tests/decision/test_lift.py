@@ -126,4 +126,3 @@ def test_fuzz_no_silent_nan(problem, x):
         lift_curve(y, s, sample_weight=w).prevalence, rel=1e-12
     )  # everything flagged: the prevalence
     assert vals[0] <= 1 + 1e-12 and vals[1] <= 1 + 1e-12
-

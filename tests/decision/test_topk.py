@@ -116,9 +116,9 @@ def test_without_ties_equal_a_sort_based_reference_and_scikit_learn():
     assert average_precision_at_k(y, s, 300, normalize="n_pos") == pytest.approx(
         average_precision_score(y, s), rel=1e-12
     )
-    assert average_precision_at_k(
-        y, s, 300, normalize="n_pos", sample_weight=w
-    ) == pytest.approx(average_precision_score(y, s, sample_weight=w), rel=1e-12)
+    assert average_precision_at_k(y, s, 300, normalize="n_pos", sample_weight=w) == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), rel=1e-12
+    )
 
 
 def test_agrees_with_operating_point_top_k_when_no_tie_straddles_k():

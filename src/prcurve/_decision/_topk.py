@@ -208,8 +208,8 @@ def _equal_group_weights(rank: Ranking, n_groups: int) -> tuple[np.ndarray, np.n
         raise ValueError(
             "sample_weight: expected equal weights within each group of tied scores in the top "
             "k (the expectation of AP@k over random orders of tied rows of unequal weights has "
-            f"no closed form), got weights from {float(low[first])!r} to {float(high[first])!r} tied at "
-            f"score {rank.counts.thresholds[first].item()!r}"
+            f"no closed form), got weights from {float(low[first])!r} to "
+            f"{float(high[first])!r} tied at score {rank.counts.thresholds[first].item()!r}"
         )
     positives = np.bincount(g[rank.positive[mine]], minlength=n_groups).astype(np.float64)
     return low, positives
