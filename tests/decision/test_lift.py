@@ -1,6 +1,7 @@
 """Gain and lift curves: the PR counts by depth, ties in random order; fuzzed for NaN."""
 
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from prcurve import (
     GainCurve,
     LiftCurve,
+    UndefinedMetricWarning,
     average_precision_at_k,
     gain_curve,
     lift_curve,
@@ -35,7 +37,8 @@ def test_points_are_the_pr_curve_by_depth(weighted):
     assert isinstance(g, GainCurve) and isinstance(li, LiftCurve)
     np.testing.assert_array_equal(g.thresholds, pr.thresholds)
     np.testing.assert_array_equal(g.gain, pr.recall)
-    np.testing.assert_allclose(li.lift, pr.precision / pr.prevalence, rtol=1e-15)
+    # precision / π against (TP/n₊)·(N/W) on mantissas: a few roundings apart
+    np.testing.assert_allclose(li.lift, pr.precision / pr.prevalence, rtol=1e-14)
     # depth: rows with score >= threshold, counted directly
     np.testing.assert_array_equal(g.depth, [(s >= t).sum() for t in g.thresholds])
     np.testing.assert_array_equal(g.fraction, g.depth / 200)
@@ -79,6 +82,17 @@ def test_top_decile_lift_closed_form_without_ties():
     assert gain_curve(y2, s).gain_at(0.25) == 1.0
 
 
+def test_lift_beyond_float64_is_inf_with_a_warning():
+    # a positive of weight 1e-100 ranked first among weight 1e300: precision 1, π ≈ 1e-400
+    y, s, w = [1, 0], [2.0, 1.0], [1e-100, 1e300]
+    with pytest.warns(UndefinedMetricWarning, match=r"lift: the positives flagged first are "
+                      r"so light .* returned as inf") as record:  # fmt: skip
+        curve = lift_curve(y, s, sample_weight=w)
+    assert record[0].filename == __file__  # points at the caller
+    assert curve.lift[0] == np.inf and curve.lift[1] == pytest.approx(1.0)
+    assert gain_curve(y, s, sample_weight=w).gain.tolist() == [1.0, 1.0]
+
+
 def test_fraction_refused_with_a_clear_message():
     y, s, _ = data(20)
     with pytest.raises(ValueError, match=r"fraction: expected values in \(0, 1\], got 0\.0"):
@@ -112,17 +126,23 @@ def test_fuzz_no_silent_nan(problem, x):
     if keep.sum() == 0 or yk.all() or not yk.any():
         return  # refused by the shared validation (one class), tested elsewhere
     n = int(keep.sum())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        curve = lift_curve(y, s, sample_weight=w)
+        lifts = [*curve.lift, curve.lift_at(x), curve.top_decile_lift]
+    assert not np.isnan(lifts).any()
+    # inf only where the lift exceeds float64 (weights spread over ~1e400), and then loudly
+    assert np.isinf(lifts).any() == bool(caught), (lifts, caught)
+    assert all(issubclass(c.category, UndefinedMetricWarning) for c in caught)
     vals = [
         precision_at_k(y, s, x, sample_weight=w),
         recall_at_k(y, s, x, sample_weight=w),
         precision_at_k(y, s, n, sample_weight=w),
-        lift_curve(y, s, sample_weight=w).lift_at(x),
         gain_curve(y, s, sample_weight=w).gain_at(x),
     ]
     if w is None:
         vals.append(average_precision_at_k(y, s, n))
     assert all(np.isfinite(v) and v >= 0 for v in vals), vals
-    assert vals[2] == pytest.approx(
-        lift_curve(y, s, sample_weight=w).prevalence, rel=1e-12
-    )  # everything flagged: the prevalence
+    assert vals[2] == pytest.approx(curve.prevalence, rel=1e-12)  # all flagged: the prevalence
+    assert curve.lift[-1] == pytest.approx(1.0, rel=1e-14)
     assert vals[0] <= 1 + 1e-12 and vals[1] <= 1 + 1e-12

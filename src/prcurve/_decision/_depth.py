@@ -23,10 +23,12 @@ data, which keeps lift and gain continuous in the depth).
 Rows, not weight
 ----------------
 Depth counts rows (of positive weight: rows of zero weight are removed, as everywhere in
-prcurve); sample weights weight what the rows hold.  Every quantity comes from the one sorted
-count table of :mod:`prcurve._core` (thresholds, TP, FP); with weights the number of rows of each
-group is counted by a binary search of every score among the distinct thresholds (no second
-sort).
+prcurve); sample weights weight what the rows hold.  Every quantity comes from the count table
+of :mod:`prcurve._core` (thresholds, TP, FP).  With weights that table holds weights, not rows,
+so the number of rows of each group comes from the engine's unweighted count of the same scores
+(the same distinct thresholds): its ``np.sort`` path costs about a tenth of the weighted
+``argsort`` (45 ms against 390 ms at 10^6 rows), where a binary search of every score among the
+thresholds cost 500 ms.
 """
 
 from __future__ import annotations
@@ -53,15 +55,14 @@ class Ranking:
         Thresholds decreasing, cumulative TP/FP (weights when weighted).
     rows : ndarray of int64, shape (G,)
         Cumulative number of rows with ``score >= thresholds[i]``.
-    group : ndarray of intp, shape (n,) or None
-        With weights: the tie group (index into the thresholds) of every row; None unweighted.
-    weight, positive : ndarray, shape (n,) or None
-        With weights: the (rescaled) weight and the label of every row.
+    score, weight, positive : ndarray, shape (n,) or None
+        With weights (and ``keep_rows``): the validated score, (rescaled) weight and label of
+        every row, for :meth:`groups_of_top`; None unweighted.
     """
 
     counts: BinaryCounts
     rows: np.ndarray
-    group: np.ndarray | None = None
+    score: np.ndarray | None = None
     weight: np.ndarray | None = None
     positive: np.ndarray | None = None
 
@@ -81,6 +82,18 @@ class Ranking:
         fp = np.concatenate([[0.0], np.asarray(self.counts.fp, dtype=np.float64)])
         return np.interp(depth, r, tp), np.interp(depth, r, fp)
 
+    def groups_of_top(self, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Group index, weight and label of the rows in the first ``n_groups`` tie groups.
+
+        A binary search among the thresholds, only for those rows (weighted data only).
+        """
+        assert self.score is not None and self.weight is not None and self.positive is not None
+        thresholds = self.counts.thresholds
+        mine = self.score >= thresholds[n_groups - 1]
+        ascending = thresholds[n_groups - 1 :: -1]
+        group = (n_groups - 1) - np.searchsorted(ascending, self.score[mine], side="left")
+        return group, self.weight[mine], self.positive[mine]
+
 
 def ranking(
     y_true: Any, y_score: Any, *, sample_weight: Any = None, keep_rows: bool = False
@@ -94,13 +107,10 @@ def ranking(
     counts = count_sorted(y, s, w)
     if w is None:  # rows flagged = TP + FP exactly
         return Ranking(counts, np.add(counts.tp, counts.fp, dtype=np.int64))
-    # group of every row: position among the ascending thresholds, read from the top
-    ascending = counts.thresholds[::-1]
-    n_groups = ascending.shape[0]
-    group = (n_groups - 1) - np.searchsorted(ascending, s, side="left")
-    rows = np.cumsum(np.bincount(group, minlength=n_groups), dtype=np.int64)
+    by_rows = count_sorted(y, s)  # the same scores: the same distinct thresholds
+    rows = np.add(by_rows.tp, by_rows.fp, dtype=np.int64)
     if keep_rows:
-        return Ranking(counts, rows, group, w, y)
+        return Ranking(counts, rows, s, w, y)
     return Ranking(counts, rows)
 
 
@@ -114,9 +124,10 @@ def check_depth(k: Any, n_rows: int, *, allow_fraction: bool = True) -> float:
     if isinstance(k, bool) or not isinstance(k, numbers.Real):
         raise TypeError(f"k: expected {expected}, got {type(k).__name__} {k!r}")
     if isinstance(k, numbers.Integral):
-        if not 1 <= k <= n_rows:
+        rows = int(k)
+        if not 1 <= rows <= n_rows:
             raise ValueError(f"k: expected {expected}, got {k!r}")
-        return float(k)
+        return float(rows)
     value = float(k)
     if not allow_fraction or not (0.0 < value < 1.0):
         raise ValueError(f"k: expected {expected}, got {k!r}")

@@ -14,13 +14,14 @@ top-decile lift is the lift of the top 10 % of the rows.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._core._counts import BinaryCounts
-from .._core._results import compact_repr
+from .._core._results import UndefinedMetricWarning, compact_repr
 from .._core._validation import check_unit_interval_array
 from ._depth import Ranking, ranking
 
@@ -84,12 +85,13 @@ class _DepthCurve:
         array([2. , 1.5, 1. ])
         """
         tp, fp, x = self._expected(fraction, low_open=True)
-        return _scalar_or_array(_lift(tp, fp, self.n_pos, self.n_neg), x)
+        return _scalar_or_array(_lift(tp, fp, self.n_pos, self.n_neg, stacklevel=2), x)
 
     @property
     def top_decile_lift(self) -> float:
         """Lift of the top 10 % of the rows, ``lift_at(0.1)``."""
-        return float(self.lift_at(0.1))
+        tp, fp, _ = self._expected(0.1, low_open=True)
+        return float(_lift(tp, fp, self.n_pos, self.n_neg, stacklevel=2))
 
 
 @compact_repr
@@ -189,16 +191,38 @@ def lift_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> LiftC
     rank = ranking(y_true, y_score, sample_weight=sample_weight)
     fields = _fields(rank)
     c = rank.counts
-    return LiftCurve(**fields, lift=_lift(c.tp, c.fp, c.n_pos, c.n_neg))
+    return LiftCurve(**fields, lift=_lift(c.tp, c.fp, c.n_pos, c.n_neg, stacklevel=2))
 
 
-def _lift(tp: Any, fp: Any, n_pos: float, n_neg: float) -> Any:
-    """``precision / π`` computed as ``recall / (share of the weight flagged)``: both ratios lie
-    in [0, 1], so weights spread over hundreds of orders of magnitude (a prevalence below the
-    smallest float) do not turn the lift into 0/0."""
+def _lift(tp: Any, fp: Any, n_pos: float, n_neg: float, *, stacklevel: int) -> Any:
+    """``precision / π = (TP/n₊)·(N/W)`` (``W`` the weight flagged, ``N = n₊ + n₋``), computed
+    on mantissas and exponents apart.
+
+    Weights may span up to about 2**1500 (see ``_moderate_scale``), so any of ``TP/n₊``,
+    ``W/N``, precision or π can underflow on its own while the lift is an ordinary number
+    (e.g. a light positive ranked first among heavy positives: recall ≈ 1e-400, lift 1).  With
+    ``np.frexp`` each of the four totals is a mantissa in [0.5, 1) and a power of two; the lift
+    is the product of the mantissa ratios (in [0.25, 4]) scaled by the summed exponents, so it
+    is 0 or ``inf`` only when the lift itself is outside float64's range (about 3 roundings).
+    ``inf`` comes with an :class:`UndefinedMetricWarning`; 0 means no positive flagged.
+    """
     tp = np.asarray(tp, dtype=np.float64)
     flagged = tp + np.asarray(fp, dtype=np.float64)
-    return (tp / n_pos) / (flagged / (float(n_pos) + float(n_neg)))
+    m_tp, e_tp = np.frexp(tp)
+    m_w, e_w = np.frexp(flagged)
+    m_pos, e_pos = np.frexp(float(n_pos))
+    m_all, e_all = np.frexp(float(n_pos) + float(n_neg))
+    with np.errstate(over="ignore", under="ignore"):
+        lift = np.ldexp((m_tp / m_pos) * (m_all / m_w), e_tp - e_pos + e_all - e_w)
+    if np.isinf(lift).any():
+        warnings.warn(
+            "lift: the positives flagged first are so light against all the weight (weights "
+            "spread over more than float64's range) that the lift there exceeds float64's "
+            "range; it is returned as inf",
+            UndefinedMetricWarning,
+            stacklevel=stacklevel + 1,
+        )
+    return lift
 
 
 def _fields(rank: Ranking) -> dict[str, Any]:

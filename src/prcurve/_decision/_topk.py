@@ -177,7 +177,7 @@ def average_precision_at_k(
     tp = np.concatenate([[0.0], np.asarray(counts.tp[:n_groups], dtype=np.float64)])
     flagged = tp + np.concatenate([[0.0], np.asarray(counts.fp[:n_groups], dtype=np.float64)])
     size = np.diff(rows).astype(np.float64)
-    if rank.group is None:  # unweighted: p is the group's TP, every weight 1
+    if rank.weight is None:  # unweighted: p is the group's TP, every weight 1
         w = np.ones(n_groups)
         p = np.diff(tp)
     else:
@@ -195,9 +195,7 @@ def average_precision_at_k(
 
 def _equal_group_weights(rank: Ranking, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
     """Weight and number of positive rows of each of the first groups (weights must be equal)."""
-    assert rank.group is not None and rank.weight is not None and rank.positive is not None
-    mine = rank.group < n_groups
-    g, w = rank.group[mine], rank.weight[mine]
+    g, w, positive = rank.groups_of_top(n_groups)
     low = np.full(n_groups, np.inf)
     high = np.zeros(n_groups)
     np.minimum.at(low, g, w)
@@ -211,5 +209,5 @@ def _equal_group_weights(rank: Ranking, n_groups: int) -> tuple[np.ndarray, np.n
             f"no closed form), got weights from {float(low[first])!r} to "
             f"{float(high[first])!r} tied at score {rank.counts.thresholds[first].item()!r}"
         )
-    positives = np.bincount(g[rank.positive[mine]], minlength=n_groups).astype(np.float64)
+    positives = np.bincount(g[positive], minlength=n_groups).astype(np.float64)
     return low, positives
