@@ -123,7 +123,7 @@ def average_precision_at_k(
         ranking puts in the top ``k``, so that a perfect ranking scores 1 (the MAP@k of
         recommender and Kaggle evaluations, e.g. ``apk`` of Hamner's ``ml_metrics``).
         ``"n_pos"``: ``n₊``, all the positives (AP truncated at rank ``k``, as ``trec_eval``
-        computes AP over a cut-off list; Manning et al. 2008, §8.4, eq. 8.7); at ``k = n``
+        computes AP over a cut-off list; Manning et al. 2008, §8.4); at ``k = n``
         without ties it equals scikit-learn's ``average_precision_score``.  With
         ``sample_weight`` only ``"n_pos"`` is defined (``min(k, n₊)`` would mix rows and
         weight): the weighted form is ``Σ_{i<=k} w_i·rel(i)·P_w(i) / n₊``.
