@@ -94,3 +94,22 @@ def test_threshold_view_names_are_public():
 
     assert "ThresholdDisplay" in plot.__all__
     assert plot.ThresholdDisplay.__module__ == "prcurve.plot._threshold"
+
+
+def test_top_k_lift_gain_names_present():
+    """Issue 25 item 5: top-k metrics with ties in random order, lift and gain curves."""
+    names = {
+        "precision_at_k",
+        "recall_at_k",
+        "average_precision_at_k",
+        "lift_curve",
+        "gain_curve",
+        "LiftCurve",
+        "GainCurve",
+    }
+    assert names <= set(prcurve.__all__)
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    y = rng.random(5000) < 0.1
+    assert len(repr(prcurve.lift_curve(y, rng.normal(size=5000) + y))) < 1000
