@@ -37,9 +37,9 @@ def make_csv(path: str, rows: int, seed: int = 0) -> None:
 
 
 def breakdown(path: str, n_resamples: str, out: str) -> list[tuple[str, float]]:
-    from prcurve._reporting._analysis import Settings, analyse, auto_resamples
-    from prcurve._reporting._io import read_labelled_scores
-    from prcurve._reporting._write import write_report
+    from prcurve._reporting.analysis._analysis import Settings, analyse, auto_resamples
+    from prcurve._reporting.input._io import read_labelled_scores
+    from prcurve._reporting.output._write import write_report
 
     rows: list[tuple[str, float]] = []
     t0 = time.perf_counter()

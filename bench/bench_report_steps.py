@@ -15,7 +15,7 @@ default, a binormal sample (negatives N(0, 1), positives N(1.5, 1) and N(1.2, 1)
 Run:  python bench/bench_report_steps.py [--rows 1000000] [--csv /tmp/r1e6.csv] [--repeat 3]
 
 Measured (2026, 2 shared cores, so noisy; 10⁶ rows of /tmp/r1e6.csv, prevalence 0.0499):
-see ``prcurve._reporting._sizing`` (the COST table and the module docstring).
+see ``prcurve._reporting.analysis._sizing`` (the COST table and the module docstring).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from prcurve._reporting import _analysis
+from prcurve._reporting.analysis import _analysis
 
 
 def _data(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -46,7 +46,7 @@ gave 0.905 ± 0.015 for the first row.  ``--mode all`` now draws the replicates 
 as the report does for unweighted data (``prcurve._inference._coarse_fine``, the same law):
 thresholds 0.927–0.950, precision and recall 0.920–0.953, seed 12, 400 samples.)  The
 threshold interval of the high-precision target under-covers on a subsample; see
-``prcurve._reporting._sizing.rescale_points``.
+``prcurve._reporting.analysis._sizing.rescale_points``.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ from prcurve._inference._operating_ci import (
     _points_from_counts,
     operating_points,
 )
-from prcurve._reporting._operating import fewest_flagged, operating_targets
-from prcurve._reporting._sizing import MIN_FLAGGED, Plan, rescale_points, subsample
+from prcurve._reporting.analysis._operating import fewest_flagged, operating_targets
+from prcurve._reporting.analysis._sizing import MIN_FLAGGED, Plan, rescale_points, subsample
 
 MU, PI = 1.5, 0.05
 MIN_PRECISION, MIN_RECALL = (0.5, 0.8), (0.5, 0.8)

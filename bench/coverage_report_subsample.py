@@ -28,7 +28,7 @@ distinct (step, m) is computed once per sample.
 Run:  nice -n 10 python bench/coverage_report_subsample.py [--n 400000] [--repetitions 200]
       [--budget 1 0.5] [--min-positives 1000 500] [--seed 5] [--steps band ...]
 
-Measured results are in the docstring of ``prcurve._reporting._sizing``.
+Measured results are in the docstring of ``prcurve._reporting.analysis._sizing``.
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ from scipy import integrate, stats
 
 from prcurve._core._counts import count_sorted
 from prcurve._core._empirical import PRCurve
-from prcurve._reporting._analysis import (
+from prcurve._reporting.analysis._analysis import (
     BOOTSTRAP_METHOD,
     _band_task,
     _bootstrap_task,
     _compare_task,
 )
-from prcurve._reporting._sizing import (
+from prcurve._reporting.analysis._sizing import (
     MIN_POSITIVES,
     MIN_RESAMPLES,
     WORK,

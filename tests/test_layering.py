@@ -114,8 +114,8 @@ def test_statistics_never_import_plotting_or_the_report():
 
 def test_report_analysis_does_not_import_its_renderers():
     """``_analysis`` holds the result types that ``_html`` and ``_write`` import: no cycle."""
-    analysis = _imports(SRC / "_reporting" / "_analysis.py")
-    assert not analysis & {"prcurve._reporting._html", "prcurve._reporting._write"}
+    analysis = _imports(SRC / "_reporting" / "analysis" / "_analysis.py")
+    assert not analysis & {"prcurve._reporting.render._html", "prcurve._reporting.output._write"}
 
 
 def test_the_rule_catches_a_violation(tmp_path, monkeypatch):

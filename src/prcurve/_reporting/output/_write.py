@@ -18,10 +18,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from .. import __version__
-from .._core._empirical import PRCurve
-from .._prg._curve import PRGCurve
-from ._analysis import (
+from ... import __version__
+from ..._core._empirical import PRCurve
+from ..._prg._curve import PRGCurve
+from ..analysis._analysis import (
     FALLBACK_REASON,
     HEADLINE_KINDS,
     HEADLINE_REASON,
@@ -30,10 +30,15 @@ from ._analysis import (
     _Stage,
     headline_interval,
 )
-from ._chance import chance_entry
-from ._figures import FiguresAhead
-from ._io import curve_csv
-from ._operating import comparison_entry, comparison_summary, deployment_files, operating_summary
+from ..analysis._operating import (
+    comparison_entry,
+    comparison_summary,
+    deployment_files,
+    operating_summary,
+)
+from ..input._io import curve_csv
+from ..render._chance import chance_entry
+from ..render._figures import FiguresAhead
 from ._output import Content, FilesAhead, write_tree
 
 __all__ = [
@@ -382,7 +387,7 @@ def write_report(
     others instead of being written again, and the figures ``figures`` has drawn (if it has
     started) are put on the page instead of being drawn again.
     """
-    from ._html import render_figures, render_html
+    from ..render._html import render_figures, render_html
 
     timings: dict[str, float] = {}
     data = summary(analysis)

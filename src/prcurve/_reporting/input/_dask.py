@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core._area import AUC_PR_METHODS
-from .._inference._chance import below_chance_test
-from ._analysis import (
+from ..._core._area import AUC_PR_METHODS
+from ..._inference._chance import below_chance_test
+from ..analysis._analysis import (
     Analysis,
     ScorerAnalysis,
     Settings,
@@ -163,8 +163,8 @@ def analyse_dask(
     the subsample's size).  Run it inside ``prcurve.dask._curve.scheduler_context`` to choose
     the scheduler; ``workdir`` is passed to :func:`prcurve.dask.pr_curve`.
     """
-    from ..dask._curve import compute_curve
-    from ._analysis import _announce, auto_resamples
+    from ...dask._curve import compute_curve
+    from ..analysis._analysis import _announce, auto_resamples
 
     _announce(progress, "reading (dask)")
     frame = open_frame(path, label, scores, sep, encoding)

@@ -20,6 +20,13 @@ from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
+from .._messages import column_list, plural
+from ..output._output import (  # the output side, re-exported
+    OutputError,
+    check_input_kept,
+    check_writable,
+    write_tree,
+)
 from ._csv import (
     HEAD_BYTES,
     CsvError,
@@ -31,14 +38,7 @@ from ._csv import (
     read_header,
     read_utf8_columns,
 )
-from ._messages import column_list, plural
 from ._numbers import is_number_text, parse_numbers, why_not_a_number
-from ._output import (  # the output side, re-exported
-    OutputError,
-    check_input_kept,
-    check_writable,
-    write_tree,
-)
 
 __all__ = [
     "BUILTIN_EXAMPLE",

@@ -25,18 +25,18 @@ from typing import Any
 
 import numpy as np
 
-from .._core._area import AUC_PR_METHODS
-from .._core._empirical import PRCurve
-from .._core._operating import OperatingPoint
-from .._core._partial import area_with_options
-from .._core._validation import check_binary_problem
-from .._inference._auc_ci import AUCPRInterval, auc_pr_ci
-from .._inference._band import PRConfidenceBand, pr_confidence_band
-from .._inference._compare import ComparisonResult, compare
-from .._inference._operating_ci import _operating_bootstrap, _points_from_counts, operating_points
-from .._prg._curve import PRGCurve
-from ._io import figure_png
-from ._reading import format_p_value
+from ..._core._area import AUC_PR_METHODS
+from ..._core._empirical import PRCurve
+from ..._core._operating import OperatingPoint
+from ..._core._partial import area_with_options
+from ..._core._validation import check_binary_problem
+from ..._inference._auc_ci import AUCPRInterval, auc_pr_ci
+from ..._inference._band import PRConfidenceBand, pr_confidence_band
+from ..._inference._compare import ComparisonResult, compare
+from ..._inference._operating_ci import _operating_bootstrap, _points_from_counts, operating_points
+from ..._prg._curve import PRGCurve
+from ..input._io import figure_png
+from ..render._reading import format_p_value
 from ._sizing import (
     Plan,
     rescale_band,
@@ -635,8 +635,8 @@ def deployment_figure(analysis: Any, names: Sequence[str], pi: float) -> Any:
     cover them."""
     from matplotlib.figure import Figure as MplFigure
 
-    from ..plot import PRCurvesDisplay
-    from ._figures import finish_panels
+    from ...plot import PRCurvesDisplay
+    from ..render._figures import finish_panels
 
     curves = {n: s.operating.deployed for n, s in analysis.scorers.items() if n in names}
     fig = MplFigure(figsize=(6.5, 6.2))

@@ -19,16 +19,16 @@ from typing import Any
 
 import numpy as np
 
-from .._core._area import AUC_PR_METHODS
-from .._core._counts import count_sorted
-from .._core._empirical import PRCurve, ROCCurve
-from .._core._validation import check_binary_problem
-from .._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
-from .._inference._band import PRConfidenceBand, pr_confidence_band
-from .._inference._chance import BelowChanceTest, below_chance_test
-from .._inference._compare import ComparisonResult, compare
-from .._prg._curve import FBetaOptimum, PRGCurve
-from ._io import LabelledScores
+from ..._core._area import AUC_PR_METHODS
+from ..._core._counts import count_sorted
+from ..._core._empirical import PRCurve, ROCCurve
+from ..._core._validation import check_binary_problem
+from ..._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
+from ..._inference._band import PRConfidenceBand, pr_confidence_band
+from ..._inference._chance import BelowChanceTest, below_chance_test
+from ..._inference._compare import ComparisonResult, compare
+from ..._prg._curve import FBetaOptimum, PRGCurve
+from ..input._io import LabelledScores
 from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
