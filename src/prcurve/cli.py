@@ -41,7 +41,8 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
     """``--out`` can be written and none of the files the report writes there is an input
     (before any work).  With ``scores``, the files of the binary report of those score columns;
     otherwise every file a report may own there (``_output.report_owned``)."""
-    from ._reporting.input._io import InputError, check_input_kept, check_writable, data_files
+    from ._reporting.input._io import InputError, data_files
+    from ._reporting.output._output import check_input_kept, check_writable
 
     check_writable(args.out)
     inputs = [] if args.file is None or args.file == "-" else [args.file]
@@ -52,7 +53,7 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
             inputs = []  # reading says what is missing
 
     def writes(rel: str) -> bool:  # asked only when an input is there: SciPy loads then
-        from ._reporting.output._write import report_writes
+        from ._reporting.output._names import report_writes
 
         return scores is None or report_writes(list(scores), rel)
 
@@ -60,9 +61,9 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
 
 
 def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:
-    """The report's analysis on the Dask engine (``prcurve._reporting._dask``)."""
-    from ._reporting.input._dask import DEFAULT_SUBSAMPLE, analyse_dask
+    """The report's analysis on the Dask engine (``prcurve._reporting.pipeline``)."""
     from ._reporting.input._io import InputError
+    from ._reporting.pipeline import DEFAULT_SUBSAMPLE, analyse_dask
 
     if args.weight:
         raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
@@ -99,7 +100,7 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
 def _run_population(args: argparse.Namespace) -> int:
     from ._reporting._population import write_population
     from ._reporting._progress import ProgressBar
-    from ._reporting.input._io import check_writable
+    from ._reporting.output._output import check_writable
 
     check_writable(args.out, "the population report")
     prevalences = args.prevalence or [0.5, 1 / 11]
@@ -115,7 +116,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     from ._population._simulation import PAPER_RECALL
     from ._reporting._population import write_simulation
     from ._reporting._progress import ProgressBar
-    from ._reporting.input._io import check_writable
+    from ._reporting.output._output import check_writable
 
     check_writable(args.out, "the simulation report")
     bar = ProgressBar(enabled=not args.quiet)
@@ -321,7 +322,8 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
     from ._reporting.analysis._memory import single_blas_thread
 
     single_blas_thread()  # before numpy loads (just below): its BLAS on one thread
-    from ._reporting.input._io import InputError, OutputError
+    from ._reporting.input._io import InputError
+    from ._reporting.output._output import OutputError
 
     try:
         if args.command == "report":

@@ -88,7 +88,7 @@ def test_every_label_and_legend_is_inside_the_figure_and_none_overlap(which, req
 
 def test_the_deployment_figure_hangs_its_legend_below_the_curves():
     """At π = 0.001 the curves lie along the bottom of the panel: the legend goes below it."""
-    from prcurve._reporting.analysis._operating import deployment_figure
+    from prcurve._reporting.render._operating_html import deployment_figure
 
     rng = np.random.default_rng(8)
     n = 4000
@@ -237,7 +237,7 @@ def test_figure_png_has_matplotlibs_pixels_as_rgb_when_opaque(transparent):
     from matplotlib.figure import Figure
     from PIL import Image
 
-    from prcurve._reporting.input._io import figure_png
+    from prcurve._reporting.render._png import figure_png
 
     fig = Figure(figsize=(3.3, 2.1))
     ax = fig.subplots()

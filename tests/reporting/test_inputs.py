@@ -23,7 +23,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 import prcurve
 from prcurve._reporting.input._csv import decode, read_csv_columns, read_csv_slow, read_header
 from prcurve._reporting.input._io import InputError, _labels, read_labelled_scores
-from prcurve._reporting.output._write import file_stems
+from prcurve._reporting.output._names import file_stems
 
 
 def run(*args: str, stdin: bytes | None = None, cwd=None) -> subprocess.CompletedProcess:

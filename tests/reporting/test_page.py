@@ -8,7 +8,7 @@ from sklearn.metrics import average_precision_score
 
 from prcurve._reporting.analysis._analysis import Settings, analyse
 from prcurve._reporting.input._io import BUILTIN_EXAMPLE, LabelledScores, read_labelled_scores
-from prcurve._reporting.output._write import summary
+from prcurve._reporting.output._summary import summary
 from prcurve._reporting.render._html import draw_figures, render_figures, render_html
 from prcurve._reporting.render._reading import WIDE_BAND, format_p_value, ranking
 

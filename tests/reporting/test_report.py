@@ -20,12 +20,12 @@ from prcurve._reporting._progress import ProgressBar
 from prcurve._reporting.analysis._analysis import Settings, analyse
 from prcurve._reporting.input._io import (
     BUILTIN_EXAMPLE,
-    OutputError,
     builtin_example_path,
     read_labelled_scores,
-    write_tree,
 )
-from prcurve._reporting.output._write import summary, write_report
+from prcurve._reporting.output._output import OutputError, write_tree
+from prcurve._reporting.output._summary import summary
+from prcurve._reporting.output._write import write_report
 from prcurve.cli import main
 
 N_RESAMPLES = 200
@@ -307,7 +307,7 @@ def test_statistician_commands_usage_errors(capsys, args, match):
 def test_curve_csv_is_the_same_with_and_without_pyarrow(monkeypatch):
     import sys
 
-    from prcurve._reporting.input._io import curve_csv
+    from prcurve._reporting.output._write import curve_csv
 
     cols = {
         "t": np.array([0.5, 1 / 3, -np.inf, 1e16, 2.5e-300]),
@@ -337,8 +337,7 @@ def test_curve_file_bytes_are_the_curve_csv_text(monkeypatch):
     """The report's bytes writer gives exactly :func:`curve_csv`'s text, with or without pyarrow."""
     import builtins
 
-    from prcurve._reporting.input._io import curve_csv
-    from prcurve._reporting.output._write import _csv_bytes
+    from prcurve._reporting.output._write import _csv_bytes, curve_csv
 
     rng = np.random.default_rng(4)
     cols = {

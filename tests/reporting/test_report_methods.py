@@ -23,7 +23,8 @@ from prcurve._reporting.analysis._analysis import (
     headline_interval,
 )
 from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
-from prcurve._reporting.output._write import summary, write_report
+from prcurve._reporting.output._summary import summary
+from prcurve._reporting.output._write import write_report
 
 
 @pytest.fixture(scope="module")

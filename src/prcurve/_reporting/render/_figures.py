@@ -16,8 +16,8 @@ from typing import Any
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._prg._curve import PRGCurve
 from ..analysis._analysis import Analysis
-from ..input._io import figure_png
 from ._layout import fixed_layout
+from ._png import figure_png
 
 __all__ = [
     "Figure",
