@@ -118,6 +118,7 @@ STAGES = ("common", "input", "analysis", "render", "output", "joins")
 REPORT_ROOT = {
     "_messages": "common",
     "_progress": "common",
+    "_memory": "common",
     "__init__": "joins",
     "pipeline": "joins",
     "_population": "joins",

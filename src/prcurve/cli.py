@@ -197,7 +197,7 @@ def _run_report(
 ) -> int:
     if args.score_prefix or args.multiclass or args.fold:
         return _run_multi_report(args, parser, stdin)
-    from ._reporting.analysis._memory import lean_report_memory, trim_memory
+    from ._reporting._memory import lean_report_memory, trim_memory
 
     lean_report_memory()  # before pyarrow loads: its memory pool
     from ._reporting._progress import ProgressBar
@@ -319,7 +319,7 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return int(exc.code or 0)
-    from ._reporting.analysis._memory import single_blas_thread
+    from ._reporting._memory import single_blas_thread
 
     single_blas_thread()  # before numpy loads (just below): its BLAS on one thread
     from ._reporting.input._io import InputError

@@ -23,7 +23,7 @@ SCRIPT = textwrap.dedent(
     """
     import ctypes, sys
     import numpy as np
-    from prcurve._reporting.analysis._memory import THRESHOLD, set_mmap_threshold
+    from prcurve._reporting._memory import THRESHOLD, set_mmap_threshold
 
     def rss():
         with open("/proc/self/status") as f:
@@ -71,7 +71,7 @@ def test_single_blas_thread_limits_blas_to_one_thread():
         """
         import numpy  # loads its BLAS
         from threadpoolctl import threadpool_info
-        from prcurve._reporting.analysis._memory import single_blas_thread
+        from prcurve._reporting._memory import single_blas_thread
 
         assert numpy.dot(numpy.ones(3), numpy.ones(3)) == 3
 
@@ -91,7 +91,7 @@ def test_the_command_sets_one_blas_thread_before_numpy_loads():
         import os
         for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
             os.environ.pop(name, None)
-        from prcurve._reporting.analysis._memory import lean_report_memory
+        from prcurve._reporting._memory import lean_report_memory
         lean_report_memory()  # as the command does, before reading (numpy not loaded yet)
         import numpy
         from threadpoolctl import threadpool_info

@@ -2,7 +2,7 @@
 
 Curves, every AUC-PR estimate and interval, the band, the paired comparisons, the operating
 points and the deployment prevalence (``_analysis``, ``_operating``), with the sizing rule for
-resampling (``_sizing``) and the worker processes' memory settings (``_memory``); exact curves
+resampling (``_sizing``); exact curves
 computed by another engine with the resampling on a subsample (``_exact``).  Its public names
 (below) are what the other stages and the engines use.
 

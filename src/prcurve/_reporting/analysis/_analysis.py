@@ -414,7 +414,7 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
-    from ._memory import THRESHOLD, set_mmap_threshold, single_blas_thread
+    from .._memory import THRESHOLD, set_mmap_threshold, single_blas_thread
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_mmap_threshold(THRESHOLD)  # blocks re-use freed memory (see ._memory)
