@@ -41,8 +41,8 @@ def make_csv(path: str, rows: int, seed: int = 0) -> None:
 
 
 IMPORTS = (
-    "import prcurve.cli, prcurve._reporting._analysis, prcurve._reporting._io, "
-    "prcurve._reporting._write"
+    "import prcurve.cli, prcurve._reporting.analysis._analysis, "
+    "prcurve._reporting.input._io, prcurve._reporting.output._write"
 )
 
 
@@ -76,9 +76,9 @@ def references(y, s) -> tuple[float, float]:
 
 def breakdown(path: str, n_resamples: str, out: str) -> list[tuple[str, float]]:
     rows: list[tuple[str, float]] = [("imports (fresh process)", imports_seconds())]
-    from prcurve._reporting._analysis import Settings, analyse, auto_resamples
-    from prcurve._reporting._io import read_labelled_scores
-    from prcurve._reporting._write import write_report
+    from prcurve._reporting.analysis._analysis import Settings, analyse, auto_resamples
+    from prcurve._reporting.input._io import read_labelled_scores
+    from prcurve._reporting.output._write import write_report
 
     t0 = time.perf_counter()
     data = read_labelled_scores(path, "y", ["model_a", "model_b"])

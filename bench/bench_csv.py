@@ -50,7 +50,7 @@ def main() -> None:
 
     import pandas as pd
 
-    from prcurve._reporting._io import read_labelled_scores
+    from prcurve._reporting.input._io import read_labelled_scores
 
     cols = ["model_a", "model_b"]
     print(f"rows = {args.rows:,}; best of {args.repeat}; seconds")

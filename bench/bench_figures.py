@@ -1,4 +1,4 @@
-"""Time and transient memory of the report's figures (``_reporting._figures.render_figures``).
+"""Time and transient memory of the report's figures (``_reporting.render._figures.render_figures``).
 
 For each size (default 10⁵ and 10⁶ rows, two scorers, 5 % positives; the data of
 ``bench_report.py``, or ``--csv FILE`` with columns y, model_a, model_b) the analysis is computed
@@ -35,8 +35,8 @@ import tempfile
 
 BUILD = r"""
 import pickle, sys
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._io import read_labelled_scores
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import read_labelled_scores
 path, out = sys.argv[1], sys.argv[2]
 data = read_labelled_scores(path, "y", ["model_a", "model_b"])
 settings = Settings(source=path, label="y", scores=("model_a", "model_b"),
@@ -53,7 +53,7 @@ import matplotlib
 matplotlib.use("Agg")
 from matplotlib.figure import Figure
 from matplotlib.backends import backend_agg  # noqa: F401  (imports are not the figures' cost)
-from prcurve._reporting._figures import render_figures
+from prcurve._reporting.render._figures import render_figures
 
 def rss_mb(field):
     with open("/proc/self/status") as f:
@@ -97,7 +97,7 @@ import sys, time, tracemalloc
 import numpy as np
 from prcurve import pr_curve
 from prcurve._prg._curve import PRGCurve
-from prcurve._reporting import _figures as F
+from prcurve._reporting.render import _figures as F
 
 rows = int(sys.argv[1])
 rng = np.random.default_rng(0)

@@ -55,7 +55,7 @@ assert status == 0, status
 """
 
 READ = """
-from prcurve._reporting._io import read_labelled_scores
+from prcurve._reporting.input._io import read_labelled_scores
 data = read_labelled_scores({path!r}, "y", ["model_a", "model_b"])
 """
 

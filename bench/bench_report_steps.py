@@ -1,7 +1,7 @@
 """CPU time of the report's resampling steps (AP bootstrap, band, comparison, operating points).
 
 Builds the steps exactly as ``prcurve report --n-resamples auto`` does
-(``_reporting._analysis._inference_tasks``: the ``_sizing.plan`` of each step, its stratified
+(``_reporting.analysis._analysis._inference_tasks``: the ``_sizing.plan`` of each step, its stratified
 subsample) for two scorers on n rows, and runs each step in this process after the report's
 worker set-up (``_analysis._ignore_interrupts``: the malloc thresholds of a worker).  Prints, per
 step, the rows m it resamples, the replicates, the CPU seconds (median of ``--repeat``), the
@@ -17,7 +17,7 @@ Run:  python bench/bench_report_steps.py [--rows 1000000] [--csv /tmp/r1e6.csv] 
       [--quick]
 
 Measured (2026, 2 shared cores, so noisy; 10⁶ rows of /tmp/r1e6.csv, prevalence 0.0499):
-see ``prcurve._reporting._sizing`` (the COST table and the module docstring).
+see ``prcurve._reporting.analysis._sizing`` (the COST table and the module docstring).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from statistics import median
 import numpy as np
 
 from prcurve import pr_curve
-from prcurve._reporting import _analysis
+from prcurve._reporting.analysis import _analysis
 
 
 def _data(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,10 +1,10 @@
 """Coverage of the report's operating-point intervals when they come from a subsample.
 
 ``prcurve report`` on large data chooses each operating point on all n rows and takes the widths
-of its intervals from a stratified subsample of m rows (``_reporting._sizing.plan_operating``,
+of its intervals from a stratified subsample of m rows (``_reporting.analysis._sizing.plan_operating``,
 ``rescale_points``): the ends are percentiles of ``estimate + √(m/n)(replicate − subsample
 value)``, threshold ends snapped outward to scores of the data.  This script runs exactly that
-code path (``_reporting._operating.analyse_operating`` with a subsampled plan) on samples of a
+code path (``_reporting.analysis._operating.analyse_operating`` with a subsampled plan) on samples of a
 binormal model and counts how often each 95 % interval covers its target:
 
 * model: negatives N(0, 1), positives N(1.5, 1), labels drawn at random with prevalence 0.05;
@@ -46,7 +46,7 @@ gave 0.905 ± 0.015 for the first row.  ``--mode all`` now draws the replicates 
 as the report does for unweighted data (``prcurve._inference._coarse_fine``, the same law):
 thresholds 0.927–0.950, precision and recall 0.920–0.953, seed 12, 400 samples.)  The
 threshold interval of the high-precision target under-covers on a subsample; see
-``prcurve._reporting._sizing.rescale_points``.
+``prcurve._reporting.analysis._sizing.rescale_points``.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ from prcurve._inference._operating_ci import (
     _points_from_counts,
     operating_points,
 )
-from prcurve._reporting._operating import fewest_flagged, operating_targets
-from prcurve._reporting._sizing import MIN_FLAGGED, Plan, rescale_points, subsample
+from prcurve._reporting.analysis._operating import fewest_flagged, operating_targets
+from prcurve._reporting.analysis._sizing import MIN_FLAGGED, Plan, rescale_points, subsample
 
 MU, PI = 1.5, 0.05
 MIN_PRECISION, MIN_RECALL = (0.5, 0.8), (0.5, 0.8)

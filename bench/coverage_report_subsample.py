@@ -1,7 +1,7 @@
 """Coverage of the report's AP bootstrap, band and comparison when they come from a subsample.
 
 ``prcurve report`` on large data runs its bootstrap of average precision, its confidence band and
-its paired comparison on a stratified subsample of m rows (``_reporting._sizing.plan``: m =
+its paired comparison on a stratified subsample of m rows (``_reporting.analysis._sizing.plan``: m =
 ``WORK[task] / 200``, at least ``MIN_POSITIVES`` positives) and moves the result back to all n
 rows: the centres come from all rows, the fluctuations are scaled by √(m/n)
 (``rescale_interval``, ``rescale_band``, ``rescale_comparison``).  This script runs exactly that
@@ -28,7 +28,7 @@ distinct (step, m) is computed once per sample.
 Run:  nice -n 10 python bench/coverage_report_subsample.py [--n 400000] [--repetitions 200]
       [--budget 1 0.5] [--min-positives 1000 500] [--seed 5] [--steps band ...]
 
-Measured results are in the docstring of ``prcurve._reporting._sizing``.
+Measured results are in the docstring of ``prcurve._reporting.analysis._sizing``.
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ from scipy import integrate, stats
 
 from prcurve._core._counts import count_sorted
 from prcurve._core._empirical import PRCurve
-from prcurve._reporting._analysis import (
+from prcurve._reporting.analysis._analysis import (
     BOOTSTRAP_METHOD,
     _band_task,
     _bootstrap_task,
     _compare_task,
 )
-from prcurve._reporting._sizing import (
+from prcurve._reporting.analysis._sizing import (
     MIN_POSITIVES,
     MIN_RESAMPLES,
     WORK,

@@ -14,7 +14,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 import prcurve
-from prcurve._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
 from prcurve.plot import PRCurveDisplay, PRCurvesDisplay
 
 OUT = Path(__file__).resolve().parent / "tour.png"

@@ -112,10 +112,121 @@ def test_statistics_never_import_plotting_or_the_report():
         assert not ALLOWED[part] & {"plot", "_reporting", "cli"}
 
 
-def test_report_analysis_does_not_import_its_renderers():
-    """``_analysis`` holds the result types that ``_html`` and ``_write`` import: no cycle."""
-    analysis = _imports(SRC / "_reporting" / "_analysis.py")
-    assert not analysis & {"prcurve._reporting._html", "prcurve._reporting._write"}
+#: The report's stages in pipeline order: a stage imports only the stages before it.
+#: ``common`` are the report's shared pieces; ``joins`` the modules that use every stage.
+STAGES = ("common", "input", "analysis", "render", "output", "joins")
+REPORT_ROOT = {
+    "_messages": "common",
+    "_progress": "common",
+    "_memory": "common",
+    "__init__": "joins",
+    "pipeline": "joins",
+    "_population": "joins",
+    "_multi_report": "joins",
+}
+REPORT_MODULES = [p for p in MODULES if _part(_module_name(p)[0]) == "_reporting"]
+
+
+def _stage(module: str) -> str:
+    """``prcurve._reporting.render._html`` → ``render``; ``prcurve._reporting._progress`` →
+    ``common`` (see :data:`REPORT_ROOT`)."""
+    parts = module.split(".")
+    if len(parts) == 2:
+        return REPORT_ROOT["__init__"]
+    if parts[2] in STAGES[1:-1]:
+        return parts[2]
+    return REPORT_ROOT[parts[2]]
+
+
+def test_every_report_module_has_a_stage():
+    for path in REPORT_MODULES:
+        assert _stage(_module_name(path)[0]) in STAGES, path
+
+
+@pytest.mark.parametrize("path", REPORT_MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_report_stages_import_only_earlier_stages(path):
+    """input < analysis < render < output: no stage reaches a later one."""
+    stage = _stage(_module_name(path)[0])
+    later = sorted(
+        m
+        for m in _imports(path)
+        if _part(m) == "_reporting" and STAGES.index(_stage(m)) > STAGES.index(stage)
+    )
+    assert not later, f"{path.relative_to(SRC)} ({stage}) imports later stages: {later}"
+
+
+def _third_party(path: Path) -> set[str]:
+    """Every top-level package ``path`` imports, also inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in REPORT_MODULES if _stage(_module_name(p)[0]) in ("common", "input", "analysis")],
+    ids=lambda p: str(p.relative_to(SRC)),
+)
+def test_report_analysis_imports_no_plotting_and_no_html(path):
+    """The analysis (and what it stands on) never draws or writes HTML, even lazily."""
+    assert not _third_party(path) & {"matplotlib", "html", "jinja2", "PIL"}
+    assert not any(_part(m) == "plot" for m in _imports(path))
+
+
+def test_the_analysis_stage_is_used_through_its_public_names():
+    """Other stages and the engines import no ``_private`` name of the analysis stage."""
+    for path in REPORT_MODULES:
+        if _stage(_module_name(path)[0]) == "analysis":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and "analysis" in (node.module or ""):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.relative_to(SRC)} imports {private} of the analysis"
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """prcurve module → the prcurve modules it imports (a package import reaches its
+    ``__init__``, which is the package's own node)."""
+    names = {_module_name(p)[0]: p for p in MODULES}
+    return {name: {m for m in _imports(p) if m in names} - {name} for name, p in names.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (as a path back to its start), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)):
+            return found
+    return None
+
+
+def test_no_import_cycle_in_the_package():
+    """Imports inside functions count: a lazy import is still a dependency."""
+    assert _cycle(_import_graph()) is None, " → ".join(_cycle(_import_graph()) or [])
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycle(graph) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
 
 
 def test_the_rule_catches_a_violation(tmp_path, monkeypatch):

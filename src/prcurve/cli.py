@@ -25,7 +25,7 @@ def _engine(args: argparse.Namespace) -> str:
         return args.engine
     if args.file is None or args.file == "-":
         return "memory"
-    from ._reporting._io import input_bytes, is_collection
+    from ._reporting.input._io import input_bytes, is_collection
 
     if not is_collection(args.file):
         if input_bytes(args.file) <= args.memory_budget * 2**20:
@@ -41,7 +41,8 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
     """``--out`` can be written and none of the files the report writes there is an input
     (before any work).  With ``scores``, the files of the binary report of those score columns;
     otherwise every file a report may own there (``_output.report_owned``)."""
-    from ._reporting._io import InputError, check_input_kept, check_writable, data_files
+    from ._reporting.input._io import InputError, data_files
+    from ._reporting.output._output import check_input_kept, check_writable
 
     check_writable(args.out)
     inputs = [] if args.file is None or args.file == "-" else [args.file]
@@ -52,7 +53,7 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
             inputs = []  # reading says what is missing
 
     def writes(rel: str) -> bool:  # asked only when an input is there: SciPy loads then
-        from ._reporting._write import report_writes
+        from ._reporting.output._names import report_writes
 
         return scores is None or report_writes(list(scores), rel)
 
@@ -60,9 +61,9 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
 
 
 def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:
-    """The report's analysis on the Dask engine (``prcurve._reporting._dask``)."""
-    from ._reporting._dask import DEFAULT_SUBSAMPLE, analyse_dask
-    from ._reporting._io import InputError
+    """The report's analysis on the Dask engine (``prcurve._reporting.pipeline``)."""
+    from ._reporting.input._io import InputError
+    from ._reporting.pipeline import DEFAULT_SUBSAMPLE, analyse_dask
 
     if args.weight:
         raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
@@ -97,9 +98,9 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
 
 
 def _run_population(args: argparse.Namespace) -> int:
-    from ._reporting._io import check_writable
     from ._reporting._population import write_population
     from ._reporting._progress import ProgressBar
+    from ._reporting.output._output import check_writable
 
     check_writable(args.out, "the population report")
     prevalences = args.prevalence or [0.5, 1 / 11]
@@ -113,9 +114,9 @@ def _run_population(args: argparse.Namespace) -> int:
 
 def _run_simulate(args: argparse.Namespace) -> int:
     from ._population._simulation import PAPER_RECALL
-    from ._reporting._io import check_writable
     from ._reporting._population import write_simulation
     from ._reporting._progress import ProgressBar
+    from ._reporting.output._output import check_writable
 
     check_writable(args.out, "the simulation report")
     bar = ProgressBar(enabled=not args.quiet)
@@ -149,10 +150,10 @@ def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
 def _run_multi_report(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
 ) -> int:
-    from ._reporting._analysis import auto_resamples
-    from ._reporting._multi_input import read_multi_input
     from ._reporting._multi_report import write_cv_report, write_multiclass_report
     from ._reporting._progress import ProgressBar
+    from ._reporting.analysis._analysis import auto_resamples
+    from ._reporting.input._multi_input import read_multi_input
 
     multiclass = bool(args.score_prefix or args.multiclass)
     if args.file is None or not args.label:
@@ -199,15 +200,15 @@ def _run_report(
     from ._reporting._memory import lean_report_memory, trim_memory
 
     lean_report_memory()  # before pyarrow loads: its memory pool
-    from ._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
     from ._reporting._progress import ProgressBar
+    from ._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
 
     if args.file is None:
         label = args.label or BUILTIN_EXAMPLE.label
         scores = args.score or list(BUILTIN_EXAMPLE.scores)
     else:
         if not args.label or not args.score:
-            from ._reporting._peek import missing_options_message
+            from ._reporting.input._peek import missing_options_message
 
             parser.error(
                 missing_options_message(
@@ -218,8 +219,8 @@ def _run_report(
     progress = ProgressBar(enabled=not args.quiet)
     _check_output(args, scores)
     if args.file is not None and _engine(args) == "dask":
-        from ._reporting._analysis import Settings, available_cpus
-        from ._reporting._write import write_report
+        from ._reporting.analysis._analysis import Settings, available_cpus
+        from ._reporting.output._write import write_report
 
         settings = Settings(
             source=args.file, label=label, scores=tuple(scores), positive_label="",
@@ -247,10 +248,10 @@ def _run_report(
     progress(1, 1)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
-    from ._reporting._analysis import Settings, analyse, auto_resamples, available_cpus
-    from ._reporting._figures import FiguresAhead
-    from ._reporting._output import FilesAhead
-    from ._reporting._write import start_curve_files, write_report
+    from ._reporting.analysis._analysis import Settings, analyse, auto_resamples, available_cpus
+    from ._reporting.output._output import FilesAhead
+    from ._reporting.output._write import start_curve_files, write_report
+    from ._reporting.render._figures import FiguresAhead
 
     settings = Settings(
         source=data.source,
@@ -289,7 +290,7 @@ def _run_report(
 def _warn_worse_than_chance(analysis: Any) -> None:
     """On stderr, also with --quiet: each scorer significantly worse than chance (the page and
     summary.json say the same)."""
-    from ._reporting._chance import chance_warnings
+    from ._reporting.render._chance import chance_warnings
 
     for line in chance_warnings(analysis):
         print(f"prcurve: warning: {line}", file=sys.stderr)
@@ -321,7 +322,8 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
     from ._reporting._memory import single_blas_thread
 
     single_blas_thread()  # before numpy loads (just below): its BLAS on one thread
-    from ._reporting._io import InputError, OutputError
+    from ._reporting.input._io import InputError
+    from ._reporting.output._output import OutputError
 
     try:
         if args.command == "report":

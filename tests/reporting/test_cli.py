@@ -336,7 +336,7 @@ def test_csv_round_trip_is_exact(rows):
     """Scores written with repr read back bit for bit, on the fast and the csv-module path."""
     import csv as csv_module
 
-    from prcurve._reporting._io import read_labelled_scores
+    from prcurve._reporting.input._io import read_labelled_scores
 
     for with_text in (False, True):
         buf = io.StringIO()

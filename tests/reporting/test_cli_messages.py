@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from prcurve._reporting._io import InputError, positive_class
-from prcurve._reporting._multi_input import MultiInput, binary_labels
-from prcurve._reporting._numbers import NUMBER
-from prcurve._reporting._reading import band_note
+from prcurve._reporting.input._io import InputError, positive_class
+from prcurve._reporting.input._multi_input import MultiInput, binary_labels
+from prcurve._reporting.input._numbers import NUMBER
+from prcurve._reporting.render._reading import band_note
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._figures import draw_figures
-from prcurve._reporting._io import BUILTIN_EXAMPLE, LabelledScores, read_labelled_scores
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE, LabelledScores, read_labelled_scores
+from prcurve._reporting.render._figures import draw_figures
 
 
 def _analysis(data: LabelledScores):
@@ -88,7 +88,7 @@ def test_every_label_and_legend_is_inside_the_figure_and_none_overlap(which, req
 
 def test_the_deployment_figure_hangs_its_legend_below_the_curves():
     """At π = 0.001 the curves lie along the bottom of the panel: the legend goes below it."""
-    from prcurve._reporting._operating import deployment_figure
+    from prcurve._reporting.render._operating_html import deployment_figure
 
     rng = np.random.default_rng(8)
     n = 4000
@@ -153,7 +153,7 @@ def test_thinned_prg_draws_the_same_panel_with_the_full_curve_numbers(prevalence
     from matplotlib.figure import Figure
 
     from prcurve import prg_curve
-    from prcurve._reporting._figures import _UNIT_LIM, _prg_zoom, _thin_prg, _zoom_prg
+    from prcurve._reporting.render._figures import _UNIT_LIM, _prg_zoom, _thin_prg, _zoom_prg
     from prcurve.plot import PRGCurveDisplay
 
     rng = np.random.default_rng(6)
@@ -184,7 +184,7 @@ def test_thinned_pr_curves_draw_the_same_panel_with_the_full_areas():
     from matplotlib.figure import Figure
 
     from prcurve import pr_curve
-    from prcurve._reporting._figures import _known_areas
+    from prcurve._reporting.render._figures import _known_areas
     from prcurve.plot import PRCurveDisplay
 
     rng = np.random.default_rng(9)
@@ -215,7 +215,7 @@ def test_best_f1_point_read_off_the_hull_is_the_curves(example, many):
 
 
 def test_zoom_quantiles_read_blocks_like_numpy():
-    from prcurve._reporting._figures import _inside_quantiles
+    from prcurve._reporting.render._figures import _inside_quantiles
 
     rng = np.random.default_rng(11)
     for n, block in ((1, 7), (2, 1), (5000, 64), (200_000, 1 << 16)):
@@ -237,7 +237,7 @@ def test_figure_png_has_matplotlibs_pixels_as_rgb_when_opaque(transparent):
     from matplotlib.figure import Figure
     from PIL import Image
 
-    from prcurve._reporting._io import figure_png
+    from prcurve._reporting.render._png import figure_png
 
     fig = Figure(figsize=(3.3, 2.1))
     ax = fig.subplots()

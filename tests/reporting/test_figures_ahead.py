@@ -7,11 +7,11 @@ import threading
 
 import pytest
 
-import prcurve._reporting._analysis as analysis_module
-import prcurve._reporting._figures as figures_module
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._figures import FiguresAhead, render_figures
-from prcurve._reporting._io import read_labelled_scores
+import prcurve._reporting.analysis._analysis as analysis_module
+import prcurve._reporting.render._figures as figures_module
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import read_labelled_scores
+from prcurve._reporting.render._figures import FiguresAhead, render_figures
 from prcurve.cli import main
 
 from ._helpers import two_scorer_csv

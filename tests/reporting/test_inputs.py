@@ -21,9 +21,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import prcurve
-from prcurve._reporting._csv import decode, read_csv_columns, read_csv_slow, read_header
-from prcurve._reporting._io import InputError, _labels, read_labelled_scores
-from prcurve._reporting._write import file_stems
+from prcurve._reporting.input._csv import decode, read_csv_columns, read_csv_slow, read_header
+from prcurve._reporting.input._io import InputError, _labels, read_labelled_scores
+from prcurve._reporting.output._names import file_stems
 
 
 def run(*args: str, stdin: bytes | None = None, cwd=None) -> subprocess.CompletedProcess:
@@ -383,7 +383,7 @@ def test_predict_proba_matrix_says_take_the_positive_column():
 def _both_paths(content: bytes, scores=("s",)):
     """read_labelled_scores on stdin ``content`` as a small file (decoded whole) and as a large
     one (only its head decoded: ``HEAD_BYTES`` shrunk), each result or error message."""
-    from prcurve._reporting import _csv, _io
+    from prcurve._reporting.input import _csv, _io
 
     out = []
     for head in (_csv.HEAD_BYTES, 8):
@@ -426,7 +426,7 @@ def test_large_file_path_reads_exactly_as_the_whole_text_path(
 
 
 def test_large_file_path_names_a_bad_byte_and_a_bad_header_as_usual(monkeypatch):
-    from prcurve._reporting import _io
+    from prcurve._reporting.input import _io
 
     taken = []
     real = _io.read_utf8_columns

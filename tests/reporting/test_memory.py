@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-import prcurve._reporting._analysis as analysis_module
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
+import prcurve._reporting.analysis._analysis as analysis_module
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
 
 GLIBC = sys.platform.startswith("linux") and os.confstr("CS_GNU_LIBC_VERSION") is not None
 

@@ -169,8 +169,8 @@ def test_more_file_errors(tmp_path, capsys):
 
 
 def test_weight_and_separator_columns(tmp_path):
-    from prcurve._reporting._multi_input import read_multi_input
     from prcurve._reporting._multi_report import write_cv_report, write_multiclass_report
+    from prcurve._reporting.input._multi_input import read_multi_input
 
     rng = np.random.default_rng(9)
     n = 120
@@ -203,7 +203,7 @@ def test_weight_and_separator_columns(tmp_path):
     assert got["average_precision"]["per_fold"] == pytest.approx(want.per_fold.tolist())
     bad = tmp_path / "neg.csv"
     bad.write_text("y,p_a,p_b,w\n0,0.1,0.2,1\n1,0.3,0.1,-2\n")
-    from prcurve._reporting._io import InputError
+    from prcurve._reporting.input._io import InputError
 
     with pytest.raises(InputError, match=r"column 'w' has -2\.0 at row 2; expected a weight >= 0"):
         read_multi_input(str(bad), "y", score_prefix="p_", weight="w")

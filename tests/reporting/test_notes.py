@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import prcurve
-from prcurve._reporting._analysis import _start_share_note
-from prcurve._reporting._io import read_labelled_scores
+from prcurve._reporting.analysis._analysis import _start_share_note
+from prcurve._reporting.input._io import read_labelled_scores
 
 
 def _areas(y, s):

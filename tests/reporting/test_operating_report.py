@@ -127,7 +127,7 @@ def test_usage_errors(capsys, args, match):
 
 
 def test_zero_false_positives_get_a_note():
-    from prcurve._reporting._operating import analyse_operating
+    from prcurve._reporting.analysis._operating import analyse_operating
 
     rng = np.random.default_rng(4)
     y = np.r_[np.ones(30, bool), rng.random(400) < 0.1]
@@ -203,7 +203,7 @@ def test_prevalence_count_usage_errors(capsys, args, match):
 def test_comparison_at_prevalence_equals_compare(report):
     """summary.json's comparison at π is ``compare(..., prevalence=π)`` with the report's stream."""
     from prcurve import compare
-    from prcurve._reporting._operating import COMPARE_STREAM
+    from prcurve._reporting.analysis._operating import COMPARE_STREAM
 
     y, scores, out, data = report
     entry = data["deployment_comparisons"]
@@ -229,7 +229,7 @@ def test_comparison_at_prevalence_equals_compare(report):
 
 def test_band_at_prevalence_in_summary_page_and_files(report):
     from prcurve import pr_confidence_band
-    from prcurve._reporting._operating import STREAM
+    from prcurve._reporting.analysis._operating import STREAM
 
     y, scores, out, data = report
     for name, s in scores.items():

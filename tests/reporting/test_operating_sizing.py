@@ -9,11 +9,10 @@ import pytest
 
 from prcurve import operating_point
 from prcurve._inference._operating_ci import _operating_bootstrap
-from prcurve._reporting import _analysis, _sizing
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._io import LabelledScores
-from prcurve._reporting._operating import STREAM
-from prcurve._reporting._sizing import (
+from prcurve._reporting.analysis import _analysis, _sizing
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.analysis._operating import STREAM
+from prcurve._reporting.analysis._sizing import (
     MIN_FLAGGED,
     MIN_RESAMPLES,
     WORK,
@@ -22,6 +21,7 @@ from prcurve._reporting._sizing import (
     snap_interval,
     subsample,
 )
+from prcurve._reporting.input._io import LabelledScores
 
 TARGETS = {"min_precision": (0.5, 0.7), "min_recall": (0.5, 0.8)}
 N = 40_000
@@ -276,7 +276,7 @@ def test_unweighted_points_resample_every_row_coarse_to_fine(data, monkeypatch):
     """Unweighted: the points' intervals are those of the coarse-to-fine bootstrap of every row
     (the same draws as ``operating_points`` on the same stream), sized by the positives."""
     from prcurve._inference._operating_ci import operating_points
-    from prcurve._reporting._sizing import plan_operating_exact
+    from prcurve._reporting.analysis._sizing import plan_operating_exact
 
     _small_budget(monkeypatch)
     res = analyse(data, _settings(n_resamples_auto=True))

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from prcurve._reporting._io import OutputError, write_tree
+from prcurve._reporting.output._output import OutputError, write_tree
 from prcurve.cli import main
 
 from ._helpers import staging_leftovers

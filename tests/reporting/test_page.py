@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score
 
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._html import draw_figures, render_figures, render_html
-from prcurve._reporting._io import BUILTIN_EXAMPLE, LabelledScores, read_labelled_scores
-from prcurve._reporting._reading import WIDE_BAND, format_p_value, ranking
-from prcurve._reporting._write import summary
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE, LabelledScores, read_labelled_scores
+from prcurve._reporting.output._summary import summary
+from prcurve._reporting.render._html import draw_figures, render_figures, render_html
+from prcurve._reporting.render._reading import WIDE_BAND, format_p_value, ranking
 
 
 def _analysis(data: LabelledScores, b: int = 200):
@@ -147,7 +147,7 @@ def test_legends_do_not_cover_the_curves(which, request):
 
 
 def test_prg_panel_zooms_to_the_operating_points_at_low_prevalence(rare, example):
-    from prcurve._reporting._figures import _zoom_prg
+    from prcurve._reporting.render._figures import _zoom_prg
 
     for _, analysis in (rare, example):
         for i, sc in enumerate(analysis.scorers.values()):
@@ -169,7 +169,7 @@ def test_prg_panel_zooms_to_the_operating_points_at_low_prevalence(rare, example
 
 def test_figures_quote_the_analysis_areas_without_recomputing_them(example, monkeypatch):
     import prcurve._core._empirical as empirical
-    from prcurve._reporting._figures import _known_areas
+    from prcurve._reporting.render._figures import _known_areas
 
     _, analysis = example
     sc = next(iter(analysis.scorers.values()))
@@ -199,7 +199,7 @@ def test_thinned_roc_draws_the_same_curve_with_the_full_area():
     from PIL import Image
 
     from prcurve import roc_curve
-    from prcurve._reporting._figures import _thin_roc
+    from prcurve._reporting.render._figures import _thin_roc
     from prcurve.plot import ROCCurveDisplay
 
     rng = np.random.default_rng(5)

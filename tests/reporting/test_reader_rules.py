@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 from sklearn.metrics import average_precision_score
 
-from prcurve._reporting import _csv, _io
-from prcurve._reporting._csv import decode, read_csv_columns, read_header
-from prcurve._reporting._io import InputError, read_labelled_scores
-from prcurve._reporting._numbers import NUMBER
+from prcurve._reporting.input import _csv, _io
+from prcurve._reporting.input._csv import decode, read_csv_columns, read_header
+from prcurve._reporting.input._io import InputError, read_labelled_scores
+from prcurve._reporting.input._numbers import NUMBER
 
 PATHS = ("pyarrow", "pyarrow-large", "csv")
 

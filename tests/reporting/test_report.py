@@ -14,18 +14,18 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
 
-import prcurve._reporting._html
+import prcurve._reporting.render._html
 from prcurve import auc_pr, pr_curve, roc_curve
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._io import (
+from prcurve._reporting._progress import ProgressBar
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import (
     BUILTIN_EXAMPLE,
-    OutputError,
     builtin_example_path,
     read_labelled_scores,
-    write_tree,
 )
-from prcurve._reporting._progress import ProgressBar
-from prcurve._reporting._write import summary, write_report
+from prcurve._reporting.output._output import OutputError, write_tree
+from prcurve._reporting.output._summary import summary
+from prcurve._reporting.output._write import write_report
 from prcurve.cli import main
 
 N_RESAMPLES = 200
@@ -174,10 +174,10 @@ def test_seed_makes_the_report_reproducible(example):
 
 
 def test_parallel_inference_gives_the_same_numbers(example, monkeypatch):
-    import prcurve._reporting._analysis
+    import prcurve._reporting.analysis._analysis
 
     data, analysis = example
-    monkeypatch.setattr(prcurve._reporting._analysis, "PARALLEL_MIN_SECONDS", 0)
+    monkeypatch.setattr(prcurve._reporting.analysis._analysis, "PARALLEL_MIN_SECONDS", 0)
     parallel = analyse(data, Settings(**{**analysis.settings.__dict__, "jobs": 2}))
     assert summary(parallel) == summary(analysis)
 
@@ -190,7 +190,7 @@ def test_failure_while_rendering_leaves_the_old_report_untouched(example, tmp_pa
     def broken(*args, **kwargs):
         raise RuntimeError("figure failed")
 
-    monkeypatch.setattr(prcurve._reporting._html, "render_html", broken)
+    monkeypatch.setattr(prcurve._reporting.render._html, "render_html", broken)
     with pytest.raises(RuntimeError, match="figure failed"):
         write_report(example[1], str(out))
     assert {p: (out / p).read_bytes() for p in before} == before
@@ -307,7 +307,7 @@ def test_statistician_commands_usage_errors(capsys, args, match):
 def test_curve_csv_is_the_same_with_and_without_pyarrow(monkeypatch):
     import sys
 
-    from prcurve._reporting._io import curve_csv
+    from prcurve._reporting.output._write import curve_csv
 
     cols = {
         "t": np.array([0.5, 1 / 3, -np.inf, 1e16, 2.5e-300]),
@@ -337,8 +337,7 @@ def test_curve_file_bytes_are_the_curve_csv_text(monkeypatch):
     """The report's bytes writer gives exactly :func:`curve_csv`'s text, with or without pyarrow."""
     import builtins
 
-    from prcurve._reporting._io import curve_csv
-    from prcurve._reporting._write import _csv_bytes
+    from prcurve._reporting.output._write import _csv_bytes, curve_csv
 
     rng = np.random.default_rng(4)
     cols = {

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from matplotlib import image as mpimg
 
-from prcurve._reporting._io import BUILTIN_EXAMPLE
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE
 from prcurve.cli import main
 
 CHROMIUM_FLAGS = [

@@ -15,15 +15,16 @@ from prcurve import cases, pr_confidence_band
 from prcurve._core._binomial import conditional_binomial
 from prcurve._inference._interval_coverage import population_precision
 from prcurve._population._simulation import draw_rows
-from prcurve._reporting._analysis import (
+from prcurve._reporting.analysis._analysis import (
     HEADLINE_REASON,
     Settings,
     analyse,
     band_method,
     headline_interval,
 )
-from prcurve._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
-from prcurve._reporting._write import summary, write_report
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
+from prcurve._reporting.output._summary import summary
+from prcurve._reporting.output._write import write_report
 
 
 @pytest.fixture(scope="module")

@@ -199,9 +199,9 @@ def test_weighted_header_ranking_and_steps(tmp_path):
 
 
 def test_overview_roc_legend_puts_chance_after_the_scorers(tmp_path):
-    from prcurve._reporting._analysis import Settings, analyse
-    from prcurve._reporting._figures import draw_figures
-    from prcurve._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
+    from prcurve._reporting.analysis._analysis import Settings, analyse
+    from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
+    from prcurve._reporting.render._figures import draw_figures
 
     data = read_labelled_scores(None, BUILTIN_EXAMPLE.label, BUILTIN_EXAMPLE.scores)
     settings = Settings(

@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._io import BUILTIN_EXAMPLE, read_labelled_scores
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
 
 
 def _analysis(round_to: int | None):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prcurve._reporting import _sizing
-from prcurve._reporting._analysis import Settings, analyse, auto_resamples
-from prcurve._reporting._io import LabelledScores
-from prcurve._reporting._sizing import MAX_RESAMPLES, MIN_RESAMPLES, WORK, plan, subsample
+from prcurve._reporting.analysis import _sizing
+from prcurve._reporting.analysis._analysis import Settings, analyse, auto_resamples
+from prcurve._reporting.analysis._sizing import MAX_RESAMPLES, MIN_RESAMPLES, WORK, plan, subsample
+from prcurve._reporting.input._io import LabelledScores
 
 
 @pytest.mark.parametrize("task", sorted(WORK))
@@ -113,7 +113,7 @@ def test_coverage_of_the_subsampled_ap_interval():
     binomial standard errors of the nominal 95 % (≥ 0.904); measured 0.935 (187 of 200).
     """
     from prcurve import auc_pr, auc_pr_ci, cases
-    from prcurve._reporting._sizing import Plan, rescale_interval
+    from prcurve._reporting.analysis._sizing import Plan, rescale_interval
 
     model = cases.A(1 / 11)
     truth = model.auc_pr()

@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import prcurve._reporting._analysis as analysis_module
-import prcurve._reporting._write as write_module
-from prcurve._reporting._analysis import Settings, analyse
-from prcurve._reporting._io import read_labelled_scores
-from prcurve._reporting._output import AHEAD_THREAD, FilesAhead, OutputError, write_tree
-from prcurve._reporting._write import write_report
+import prcurve._reporting.analysis._analysis as analysis_module
+import prcurve._reporting.output._write as write_module
+from prcurve._reporting.analysis._analysis import Settings, analyse
+from prcurve._reporting.input._io import read_labelled_scores
+from prcurve._reporting.output._output import AHEAD_THREAD, FilesAhead, OutputError, write_tree
+from prcurve._reporting.output._write import write_report
 from prcurve.cli import main
 
 from ._helpers import staging_leftovers, two_scorer_csv

@@ -1,11 +1,12 @@
-"""The command line's reports: analysis, HTML page, files, input reading and progress.
+"""The command line's reports, as a pipeline of four stages (see :mod:`.pipeline`).
 
-Holds the report's analysis and its plain result types (``_analysis``), the page and its
-figures (``_html``), ``summary.json`` and the curve files written atomically (``_write``), the
-``population`` and ``simulate`` reports (``_population``), reading labelled scores from CSV,
-Parquet or stdin (``_io``), the all-or-nothing file writer, which may stage files ahead while
-the report is computed (``_output``), and the progress bar (``_progress``).  ``_analysis``
-sits below ``_html`` and ``_write``, which import its types.
+``input/`` reads any source on any engine; ``analysis/`` computes every number, engine-
+independent (no matplotlib, no HTML); ``render/`` makes the page, its figures and its tables;
+``output/`` writes every file all or nothing.  Beside them: the common pieces every stage may
+use (``_messages``, ``_progress`` and the process's memory settings, ``_memory``);
+:mod:`.pipeline`, which joins the stages for the engines; and the small
+``population``/``simulate`` (``_population``) and multiclass/fold (``_multi_report``) reports,
+which use every stage.
 
 May import: every other part of prcurve, including :mod:`prcurve.plot`.  The top layer: only
 :mod:`prcurve.cli` imports it, and nothing imports it at ``import prcurve``.

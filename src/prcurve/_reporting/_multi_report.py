@@ -24,12 +24,14 @@ from .._inference._common import DegenerateBootstrapWarning
 from .._multi._curves import pr_curves
 from .._multi._folds import cv_pr_curves
 from .._multi._interval import auc_pr_multi_ci
-from ._io import InputError, figure_png, write_tree
-from ._multi_input import MultiInput, binary_labels
-from ._page import img as _img
-from ._page import num as _num
-from ._page import page as _page
-from ._page import table as _table
+from .input._io import InputError
+from .input._multi_input import MultiInput, binary_labels
+from .output._output import write_tree
+from .render._page import img as _img
+from .render._page import num as _num
+from .render._page import page as _page
+from .render._page import table as _table
+from .render._png import figure_png
 
 __all__ = ["write_cv_report", "write_multiclass_report"]
 

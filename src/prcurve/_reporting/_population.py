@@ -18,11 +18,13 @@ import numpy as np
 from .. import __version__, cases
 from .._population._curves import population_curves
 from .._population._simulation import simulate_pr_estimator
-from ._io import curve_csv, figure_png, write_tree
-from ._page import img as _img
-from ._page import num as _num
-from ._page import page as _page
-from ._page import table as _table
+from .output._output import write_tree
+from .output._write import curve_csv
+from .render._page import img as _img
+from .render._page import num as _num
+from .render._page import page as _page
+from .render._page import table as _table
+from .render._png import figure_png
 
 __all__ = ["write_population", "write_simulation"]
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
-__all__ = ["ProgressBar"]
+__all__ = ["Progress", "ProgressBar", "Stage", "announce"]
+
+#: A ``progress(done, total)`` callable.
+Progress = Callable[[int, int], None]
 
 
 class ProgressBar:
@@ -74,3 +78,27 @@ class ProgressBar:
             self.stream.write("\n")
             self.stream.flush()
             self._drawn = False
+
+
+def announce(progress: Any, label: str) -> None:
+    """Start a new labelled task on a progress bar (plain callables have no labels)."""
+    start = getattr(progress, "start", None)
+    if start is not None:
+        start(label)
+
+
+class Stage:
+    """Announce a stage on the progress bar and time it."""
+
+    def __init__(self, progress: Any, label: str, timings: dict[str, float], key: str):
+        self.progress, self.label, self.timings, self.key = progress, label, timings, key
+
+    def __enter__(self) -> Stage:
+        announce(self.progress, self.label)
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.timings[self.key] = time.perf_counter() - self.t0
+        if exc[0] is None and self.progress is not None:
+            self.progress(1, 1)

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, fields
 from threading import Event
 from typing import Any
 
-from .._core._empirical import PRCurve, ROCCurve
-from .._prg._curve import PRGCurve
-from ._analysis import Analysis
-from ._io import figure_png
+from ..._core._empirical import PRCurve, ROCCurve
+from ..._prg._curve import PRGCurve
+from ..analysis._analysis import Analysis
 from ._layout import fixed_layout
+from ._png import figure_png
 
 __all__ = [
     "Figure",
@@ -78,7 +78,7 @@ def _known_areas(curve: PRCurve, areas: dict[str, float], *, thin: bool = False)
     """
     drawn = None
     if thin:
-        from ..plot._thin import thin_pr_path
+        from ...plot._thin import thin_pr_path
 
         drawn = thin_pr_path(curve, *_UNIT_LIM)
     return _KnownAreas(
@@ -116,7 +116,7 @@ def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float], area: float) 
     full curve's AUPRG ``area`` and best-F₁ point ``best`` (both from the analysis)."""
     import numpy as np
 
-    from ..plot._thin import COLUMNS, thin_indices
+    from ...plot._thin import COLUMNS, thin_indices
 
     j, y0 = prg._start()  # path() is (0, y0) and then these points (views, not copies)
     x, y = prg.recall_gain[j:], prg.precision_gain[j:]
@@ -138,7 +138,7 @@ def _thin_roc(roc: ROCCurve, area: float) -> ROCCurve:
     handing the display the thinned curve spares matplotlib millions of points.  Its
     ``full_auc`` keeps ``area``, the whole curve's (from the analysis), for the legend.
     """
-    from ..plot._thin import thin_indices
+    from ...plot._thin import thin_indices
 
     keep = thin_indices(roc.fpr, roc.tpr, 0.0, 1.0)
     arrays = {f.name: getattr(roc, f.name) for f in fields(ROCCurve)}
@@ -225,7 +225,7 @@ def _legend_below(ax: Any) -> None:
 def finish_panels(fig: Any, axes: Any) -> None:
     """Thin long lines, put legends below the panels (where they cannot cover a curve), lay the
     figure out."""
-    from ..plot._thin import thin_axes
+    from ...plot._thin import thin_axes
 
     for ax in axes:
         thin_axes(ax)
@@ -329,8 +329,8 @@ def _drawn(analysis: Analysis) -> Iterator[tuple[str, str, str, Any]]:
     """The figures of :func:`draw_figures`, drawn one by one as they are asked for."""
     from matplotlib.figure import Figure as MplFigure
 
-    from ..plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
-    from ..plot._style import color_cycle
+    from ...plot import PRCurveDisplay, PRCurvesDisplay, PRGCurveDisplay, ROCCurveDisplay
+    from ...plot._style import color_cycle
 
     rocs = {name: _thin_roc(sc.roc, sc.roc_auc) for name, sc in analysis.scorers.items()}
     prs = {name: _known_areas(sc.pr, sc.auc_pr, thin=True) for name, sc in analysis.scorers.items()}

@@ -10,7 +10,7 @@ import html
 import math
 from typing import Any
 
-from ._messages import plural
+from .._messages import plural
 
 __all__ = ["HOW_TO_READ", "WIDE_BAND", "band_note", "format_p_value", "ranking"]
 

@@ -2,24 +2,22 @@
 
 Every problem with the input becomes an :class:`InputError` whose message is one line naming the
 file, the column and (for bad values) the row, so the CLI can print it and exit with status 1.
-The contents of output files (CSV text, PNG bytes) are made here too; writing them into the
-output directory is ``_output``'s (its names are re-exported here).
 """
 
 from __future__ import annotations
 
 import codecs
 import glob
-import io
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
+from .._messages import column_list, plural
 from ._csv import (
     HEAD_BYTES,
     CsvError,
@@ -31,31 +29,18 @@ from ._csv import (
     read_header,
     read_utf8_columns,
 )
-from ._messages import column_list, plural
 from ._numbers import is_number_text, parse_numbers, why_not_a_number
-from ._output import (  # the output side, re-exported
-    OutputError,
-    check_input_kept,
-    check_writable,
-    write_tree,
-)
 
 __all__ = [
     "BUILTIN_EXAMPLE",
     "InputError",
     "LabelledScores",
-    "OutputError",
     "builtin_example_path",
-    "check_input_kept",
-    "check_writable",
-    "curve_csv",
     "data_files",
-    "figure_png",
     "input_bytes",
     "is_collection",
     "positive_class",
     "read_labelled_scores",
-    "write_tree",
 ]
 
 
@@ -140,7 +125,7 @@ def read_labelled_scores(
 
     ``path`` is a CSV or Parquet file (either may be gzip/bzip2/xz-compressed CSV), ``-`` for
     CSV on ``stdin``, or None for the built-in example.  ``sep`` and ``encoding`` override the
-    detected delimiter and UTF-8 (see ``prcurve._reporting._csv`` for the rules).
+    detected delimiter and UTF-8 (see ``prcurve._reporting.input._csv`` for the rules).
     """
     wanted = [label, *scores, *([weight] if weight is not None else [])]
     if path is None:
@@ -421,66 +406,6 @@ def _labels(
     names = [_label_text(c) for c in classes.tolist()]
     k = positive_class(names, counts.tolist(), name, source, pos_label)
     return np.asarray(values == classes[k]), names[k]
-
-
-# --- output ----------------------------------------------------------------------------------
-
-
-def _column_text(values: np.ndarray) -> list[str]:
-    if values.dtype.kind in "iub":
-        return values.astype(np.int64).astype(str).tolist()
-    return [repr(v) for v in values.astype(np.float64).tolist()]
-
-
-def curve_csv(columns: Mapping[str, Any]) -> str:
-    """CSV text of aligned 1-D arrays, floats in their shortest round-trip form.
-
-    Uses pyarrow's C++ writer when pyarrow is installed (several times faster on millions of
-    rows), else Python's ``repr``; both give numbers that read back exactly.
-    """
-    arrays = {name: np.asarray(v) for name, v in columns.items()}
-    arrays = {k: v.astype(np.int64) if v.dtype == bool else v for k, v in arrays.items()}
-    header = ",".join(arrays) + "\n"
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-    except ImportError:
-        texts = [_column_text(v) for v in arrays.values()]
-        return header + "".join(line + "\n" for line in map(",".join, zip(*texts, strict=True)))
-    buf = io.BytesIO()
-    table = pa.table({f"c{i}": v for i, v in enumerate(arrays.values())})
-    pacsv.write_csv(table, buf, pacsv.WriteOptions(include_header=False))
-    return header + buf.getvalue().decode("ascii")
-
-
-#: zlib level of the report's PNGs: of an opaque figure's RGB pixels, level 3 gives a smaller
-#: file than matplotlib's RGBA at level 6, in about half the time.
-PNG_COMPRESS_LEVEL = 3
-
-
-def figure_png(fig: Any, *, dpi: int = 110) -> bytes:
-    """PNG bytes of a matplotlib Figure.
-
-    Drawn by matplotlib (``savefig`` to raw RGBA pixels), encoded by Pillow: as RGB when every
-    pixel is opaque (the report's figures have a white background), RGBA otherwise.
-    """
-    from PIL import Image
-
-    raw = io.BytesIO()
-    fig.savefig(raw, format="rgba", dpi=dpi)
-    width, height = (int(v * dpi) for v in fig.get_size_inches())  # as matplotlib sizes it
-    pixels = np.frombuffer(raw.getbuffer(), dtype=np.uint8)  # a view, not a copy
-    if pixels.shape[0] != 4 * width * height:  # pragma: no cover - if matplotlib sized otherwise
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi)
-        return buf.getvalue()
-    image = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1)
-    if pixels[3::4].min() == 255:
-        image = image.convert("RGB")
-    out = io.BytesIO()
-    image.save(out, format="png", compress_level=PNG_COMPRESS_LEVEL, dpi=(dpi, dpi))
-    del image, pixels  # release the view of raw's buffer
-    return out.getvalue()
 
 
 # --- inputs of the Dask engine (cheap: the CLI chooses the engine before importing SciPy) ---

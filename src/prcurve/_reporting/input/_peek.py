@@ -17,8 +17,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from .._messages import column_list
 from ._csv import HEAD_BYTES, CsvError, decode, read_header
-from ._messages import column_list
 
 __all__ = ["file_columns", "missing_options_message"]
 

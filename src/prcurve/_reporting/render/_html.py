@@ -11,9 +11,9 @@ import base64
 import html
 from typing import Any
 
-from ._analysis import Analysis
+from ..analysis._analysis import Analysis
 from ._figures import Figure, draw_figures, render_figures
-from ._operating import deployment_html, operating_html
+from ._operating_html import deployment_html, operating_html
 from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
 
 __all__ = ["Figure", "draw_figures", "render_figures", "render_html"]

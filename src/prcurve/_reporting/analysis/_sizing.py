@@ -79,14 +79,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._core._batch import functional_precision
-from .._core._empirical import PRCurve
-from .._core._operating import OperatingPoint
-from .._core._results import ConfidenceInterval
-from .._inference._auc_ci import AUCPRInterval
-from .._inference._band import PRConfidenceBand
-from .._inference._compare import ComparisonResult
-from .._inference._operating_ci import _flagged_share, _held_column, _Replicates
+from ..._core._batch import functional_precision
+from ..._core._empirical import PRCurve
+from ..._core._operating import OperatingPoint
+from ..._core._results import ConfidenceInterval
+from ..._inference._auc_ci import AUCPRInterval
+from ..._inference._band import PRConfidenceBand
+from ..._inference._compare import ComparisonResult
+from ..._inference._operating_ci import _flagged_share, _held_column, _Replicates
 
 __all__ = [
     "COST",

@@ -19,16 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from .._core._area import AUC_PR_METHODS
-from .._core._counts import count_sorted
-from .._core._empirical import PRCurve, ROCCurve
-from .._core._validation import check_binary_problem
-from .._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
-from .._inference._band import PRConfidenceBand, pr_confidence_band
-from .._inference._chance import BelowChanceTest, below_chance_test
-from .._inference._compare import ComparisonResult, compare
-from .._prg._curve import FBetaOptimum, PRGCurve
-from ._io import LabelledScores
+from ..._core._area import AUC_PR_METHODS
+from ..._core._counts import count_sorted
+from ..._core._empirical import PRCurve, ROCCurve
+from ..._core._validation import check_binary_problem
+from ..._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
+from ..._inference._band import PRConfidenceBand, pr_confidence_band
+from ..._inference._chance import BelowChanceTest, below_chance_test
+from ..._inference._compare import ComparisonResult, compare
+from ..._prg._curve import FBetaOptimum, PRGCurve
+from .._progress import Progress, Stage, announce
+from ..input._io import LabelledScores
 from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
@@ -60,11 +61,13 @@ __all__ = [
     "ScorerAnalysis",
     "Settings",
     "analyse",
+    "auto_resamples",
+    "available_cpus",
     "band_method",
+    "closed_form_intervals",
+    "derived_curves",
     "headline_interval",
 ]
-
-Progress = Callable[[int, int], None]
 
 #: Closed-form intervals computed for every AUC-PR estimator.
 CLOSED_FORM_INTERVALS = ("binomial", "logit")
@@ -175,30 +178,6 @@ class Analysis:
     deployment_notes: list[str] = field(default_factory=list)
 
 
-def _announce(progress: Any, label: str) -> None:
-    """Start a new labelled task on a progress bar (plain callables have no labels)."""
-    start = getattr(progress, "start", None)
-    if start is not None:
-        start(label)
-
-
-class _Stage:
-    """Announce a stage on the progress bar and time it."""
-
-    def __init__(self, progress: Any, label: str, timings: dict[str, float], key: str):
-        self.progress, self.label, self.timings, self.key = progress, label, timings, key
-
-    def __enter__(self) -> _Stage:
-        _announce(self.progress, self.label)
-        self.t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.timings[self.key] = time.perf_counter() - self.t0
-        if exc[0] is None and self.progress is not None:
-            self.progress(1, 1)
-
-
 def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) -> Any:
     """Run a task; return its result, its notes and its wall time (measured where it runs)."""
     t0 = time.perf_counter()
@@ -220,7 +199,7 @@ def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, 
     return result
 
 
-def _closed_form_intervals(
+def closed_form_intervals(
     auc_pr: dict[str, float], n_pos: float, level: float
 ) -> tuple[dict[str, dict[str, AUCPRInterval]], list[str]]:
     """Binomial and logit intervals of every AUC-PR estimate (from the curve: no re-sort)."""
@@ -435,7 +414,7 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
     import signal
 
-    from ._memory import THRESHOLD, set_mmap_threshold, single_blas_thread
+    from .._memory import THRESHOLD, set_mmap_threshold, single_blas_thread
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_mmap_threshold(THRESHOLD)  # blocks re-use freed memory (see ._memory)
@@ -675,7 +654,7 @@ def _run_tasks(
     if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
         from concurrent.futures import as_completed
 
-        _announce(progress, f"bootstrap ({jobs} processes)")
+        announce(progress, f"bootstrap ({jobs} processes)")
         forked = _start_method() == "fork"
         if forked:  # set before the pool forks its workers
             _FORKED_STEPS[:] = [(fn, args) for _, _, fn, args, _ in tasks]
@@ -690,7 +669,7 @@ def _run_tasks(
                     }
                     if meanwhile is not None:  # with fork, all workers exist now: may start threads
                         meanwhile()
-                        _announce(progress, f"bootstrap ({jobs} processes)")
+                        announce(progress, f"bootstrap ({jobs} processes)")
                     for done, fut in enumerate(as_completed(futures), start=1):
                         results[futures[fut]] = fut.result()
                         if on_result is not None:
@@ -706,7 +685,7 @@ def _run_tasks(
         if meanwhile is not None:
             meanwhile()
         for key, label, fn, args, _ in tasks:
-            _announce(progress, label)
+            announce(progress, label)
             results[key] = _timed(fn, *args, progress=progress)
             if on_result is not None:
                 on_result(results)
@@ -760,7 +739,7 @@ def analyse(
     problems = {name: _weighted_problem(data.y, s, data.weight) for name, s in data.scores.items()}
     for name, (y_k, score, w_k) in problems.items():
         timings: dict[str, float] = {}
-        with _Stage(progress, f"{name}: curves", timings, "curves"):
+        with Stage(progress, f"{name}: curves", timings, "curves"):
             # the one sort of this scorer's curves
             curves[name] = {"pr": PRCurve.from_counts(count_sorted(y_k, score, w_k))}
             curves[name]["timings"] = timings
@@ -769,7 +748,7 @@ def analyse(
         if curves_ready is not None:
             curves_ready({name: c["pr"] for name, c in curves.items()})
         for name, c in curves.items():
-            with _Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
+            with Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
                 pr = c["pr"]
                 c.update(derived_curves(pr), auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS})
 
@@ -814,7 +793,7 @@ def analyse(
         c = curves[name]
         timings = c["timings"]
         started = time.perf_counter()
-        cis, n1 = _closed_form_intervals(c["auc_pr"], _effective_positives(*problems[name]), level)
+        cis, n1 = closed_form_intervals(c["auc_pr"], _effective_positives(*problems[name]), level)
         timings["auc_pr_ci"] = time.perf_counter() - started
         boot, n2, timings["auc_pr_bootstrap"] = results[(name, "auc_pr_bootstrap")]
         _, n3, timings["band"] = results.get((name, "band"), NO_BAND)
@@ -864,7 +843,7 @@ def analyse(
     if settings.prevalence is not None and pairs:
         at_pi_plans, at_pi_sizing = _deployment_plans(problems, settings)
         at_pi_time: dict[str, float] = {}
-        with _Stage(progress, "comparisons at π", at_pi_time, "at_prevalence"):
+        with Stage(progress, "comparisons at π", at_pi_time, "at_prevalence"):
             at_pi, at_pi_notes = deployment_comparisons(
                 problems, prevalence=settings.prevalence, level=level, seed=settings.seed,
                 n_resamples=_operating_resamples(settings, data.n), progress=progress,

@@ -1,11 +1,11 @@
-"""``prcurve report --engine dask``: the report of data too large for memory, on Dask.
+"""The input of ``prcurve report --engine dask``: data too large for memory, read on Dask.
 
-Everything that needs only the sorted distinct scores is computed exactly, out of core, by
-:mod:`prcurve.dask`: the curves (thinned for the page and the CSV files, with the full curve
-as a Parquet dataset), every AUC-PR estimate, the ROC AUC and hull, the achievable curve and
-the binomial/logit intervals.  What needs the raw rows -- the bootstrap interval, the
-confidence band and the paired comparisons -- is computed on a uniform random subsample of a
-stated size (all rows when they are fewer), and the report says so.
+:func:`read_dask` reads Parquet or CSV files (a file, a directory or a glob pattern) as a Dask
+frame and returns, as a :class:`DaskInput`, the exact curve of every score column, computed out
+of core from the sorted distinct scores by :mod:`prcurve.dask` (thinned for the page and the
+CSV files), and a uniform random subsample of a stated size (all rows when they are fewer) for
+what needs the raw rows.  The analysis of the two is engine-independent
+(:func:`..analysis.analyse_exact`).
 
 Dask is imported here only, and only when this engine runs.
 """
@@ -18,16 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._area import AUC_PR_METHODS
-from .._inference._chance import below_chance_test
-from ._analysis import (
-    Analysis,
-    ScorerAnalysis,
-    Settings,
-    _closed_form_intervals,
-    analyse,
-    derived_curves,
-)
+from .._progress import announce
 from ._io import (
     InputError,
     LabelledScores,
@@ -39,7 +30,14 @@ from ._io import (
 )
 from ._numbers import pandas_exact_floats
 
-__all__ = ["DEFAULT_SUBSAMPLE", "analyse_dask", "input_bytes", "is_collection", "open_frame"]
+__all__ = [
+    "DEFAULT_SUBSAMPLE",
+    "DaskInput",
+    "input_bytes",
+    "is_collection",
+    "open_frame",
+    "read_dask",
+]
 
 #: Rows of the uniform subsample used for the resampling parts of a Dask report.
 DEFAULT_SUBSAMPLE = 200_000
@@ -143,30 +141,42 @@ def _subsample(frame: Any, n: int, size: int, seed: int | None) -> tuple[Any, bo
     return part, True
 
 
-def analyse_dask(
+@dataclasses.dataclass(frozen=True)
+class DaskInput:
+    """What the Dask engine reads: the exact curves and a subsample for the resampling."""
+
+    #: Score column → its exact curve (``prcurve.dask``'s result: ``curve``, ``n_rows``,
+    #: ``n_pos_effective``, ``n_distinct``).
+    exact: dict[str, Any]
+    #: A uniform random subsample of the rows (all of them when they are fewer).
+    sample: LabelledScores
+    #: Rows of the whole data.
+    n_rows: int
+    #: Whether :attr:`sample` is a proper subsample (False: every row).
+    sampled: bool
+
+
+def read_dask(
     path: str,
     label: str,
     scores: Sequence[str],
-    settings: Settings,
     *,
     pos_label: str | None = None,
     subsample: int = DEFAULT_SUBSAMPLE,
-    n_resamples: int | None = None,
+    seed: int | None = None,
     workdir: str | None = None,
     sep: str | None = None,
     encoding: str | None = None,
     progress: Any = None,
-) -> Analysis:
-    """The report's :class:`Analysis` of Parquet/CSV data on Dask (see the module docstring).
+) -> DaskInput:
+    """Read ``path`` on Dask into the exact curve of every score column and a subsample.
 
-    ``settings.n_resamples`` is replaced by ``n_resamples`` (default: the automatic number for
-    the subsample's size).  Run it inside ``prcurve.dask._curve.scheduler_context`` to choose
-    the scheduler; ``workdir`` is passed to :func:`prcurve.dask.pr_curve`.
+    Run it inside ``prcurve.dask._curve.scheduler_context`` to choose the scheduler;
+    ``workdir`` is passed to :func:`prcurve.dask.pr_curve`; ``seed`` draws the subsample.
     """
-    from ..dask._curve import compute_curve
-    from ._analysis import _announce, auto_resamples
+    from ...dask._curve import compute_curve
 
-    _announce(progress, "reading (dask)")
+    announce(progress, "reading (dask)")
     frame = open_frame(path, label, scores, sep, encoding)
     counts = frame[label].value_counts(dropna=False).compute()
     positive, positive_text = _positive_values(counts, label, path, pos_label)
@@ -175,7 +185,7 @@ def analyse_dask(
         progress(1, 1)
     exact: dict[str, Any] = {}
     for name in scores:
-        _announce(progress, f"{name}: exact curve (dask)")
+        announce(progress, f"{name}: exact curve (dask)")
         try:
             exact[name] = compute_curve(
                 is_pos, frame[name], max_points=REPORT_POINTS, workdir=workdir
@@ -184,67 +194,16 @@ def analyse_dask(
             raise InputError(f"{path}: column {name!r}: {exc}") from None
         if progress is not None:
             progress(1, 1)
-    first = exact[scores[0]]
-    n = first.n_rows
-    _announce(progress, "subsample")
-    rows, sampled = _subsample(frame, n, subsample, settings.seed)
+    n = exact[scores[0]].n_rows
+    announce(progress, "subsample")
+    rows, sampled = _subsample(frame, n, subsample, seed)
     if progress is not None:
         progress(1, 1)
-    sub = LabelledScores(
+    sample = LabelledScores(
         source=path,
         label_column=label,
         y=rows[label].isin(positive).to_numpy(),
         scores={s: rows[s].to_numpy(dtype=np.float64) for s in scores},
         positive_label=positive_text,
     )
-    b = n_resamples or auto_resamples(sub.n)
-    settings = dataclasses.replace(
-        settings, positive_label=positive_text, n_resamples=b, source=path
-    )
-    approx = analyse(sub, settings, progress=progress)
-    where = (
-        f"on a uniform random subsample of {sub.n:,} of the {n:,} rows (seed {settings.seed})"
-        if sampled
-        else f"on all {n:,} rows"
-    )
-    scorers = {}
-    for name in scores:
-        result, part = exact[name], approx.scorers[name]
-        pr = result.curve
-        cis, ci_notes = _closed_form_intervals(
-            {m: pr.auc(m) for m in AUC_PR_METHODS}, result.n_pos_effective, settings.level
-        )
-        boot = part.auc_pr_ci.get("average_precision", {}).get("bootstrap_percentile")
-        if boot is not None:
-            cis.setdefault("average_precision", {})["bootstrap_percentile"] = boot
-        notes = [
-            f"Dask engine: curves, every AUC-PR estimate, the ROC AUC and hull and the binomial "
-            f"and logit intervals are exact over all {n:,} rows ({result.n_distinct:,} distinct "
-            f"scores); the bootstrap interval and the confidence band were computed {where}."
-        ]
-        if pr.thinning is not None:
-            notes.append(
-                f"The curves shown and written have {pr.tp.shape[0]:,} of the "
-                f"{pr.thinning.n_points:,} operating points (ROC hull vertices and end points "
-                f"kept); their precision differs from the full curve's by at most "
-                f"{pr.thinning.max_precision_error:.2g}; AUPRG is that of these points."
-            )
-        scorers[name] = ScorerAnalysis(
-            name=name,
-            pr=pr,
-            **derived_curves(pr),
-            auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS},
-            auc_pr_ci=cis,
-            band=part.band,
-            band_reason=part.band_reason,
-            notes=notes + ci_notes + part.notes,
-            timings=part.timings,
-            chance=below_chance_test(pr.tp, pr.fp, ties=pr.thinning is None),
-        )
-    common = list(approx.notes)
-    if approx.comparisons:
-        common.insert(0, f"Dask engine: the paired comparisons were computed {where}.")
-    n_pos = round(float(first.curve.n_pos))
-    return Analysis(
-        settings, n, n_pos, n - n_pos, scorers, approx.comparisons, common, approx.timings
-    )
+    return DaskInput(exact=exact, sample=sample, n_rows=n, sampled=sampled)

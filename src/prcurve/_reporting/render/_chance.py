@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._analysis import Analysis, ScorerAnalysis
+from ..analysis._analysis import Analysis, ScorerAnalysis
 
 __all__ = ["chance_entry", "chance_warning", "chance_warnings"]
 

@@ -11,8 +11,8 @@ from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
+from .._messages import column_list, plural
 from ._io import InputError
-from ._messages import column_list, plural
 from ._numbers import pandas_exact_floats
 
 __all__ = ["MultiInput", "binary_labels", "read_multi_input"]

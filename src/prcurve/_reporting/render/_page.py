@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from ... import __version__
 
 __all__ = ["CSS", "img", "num", "page", "table"]
 

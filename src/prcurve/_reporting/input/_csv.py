@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ._messages import plural
+from .._messages import plural
 
 __all__ = [
     "DELIMITERS",
