@@ -1,4 +1,5 @@
-"""Time and transient memory of the report's figures (``_reporting.render._figures.render_figures``).
+"""Time and transient memory of the report's figures
+(``_reporting.render._figures.render_figures``).
 
 For each size (default 10⁵ and 10⁶ rows, two scorers, 5 % positives; the data of
 ``bench_report.py``, or ``--csv FILE`` with columns y, model_a, model_b) the analysis is computed

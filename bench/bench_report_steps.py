@@ -1,7 +1,8 @@
 """CPU time of the report's resampling steps (AP bootstrap, band, comparison, operating points).
 
 Builds the steps exactly as ``prcurve report --n-resamples auto`` does
-(``_reporting.analysis._analysis._inference_tasks``: the ``_sizing.plan`` of each step, its stratified
+(``_reporting.analysis._analysis._inference_tasks``: the ``_sizing.plan`` of each step,
+its stratified
 subsample) for two scorers on n rows, and runs each step in this process after the report's
 worker set-up (``_analysis._ignore_interrupts``: the malloc thresholds of a worker).  Prints, per
 step, the rows m it resamples, the replicates, the CPU seconds (median of ``--repeat``), the

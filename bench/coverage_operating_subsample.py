@@ -1,10 +1,12 @@
 """Coverage of the report's operating-point intervals when they come from a subsample.
 
 ``prcurve report`` on large data chooses each operating point on all n rows and takes the widths
-of its intervals from a stratified subsample of m rows (``_reporting.analysis._sizing.plan_operating``,
+of its intervals from a stratified subsample of m rows
+(``_reporting.analysis._sizing.plan_operating``,
 ``rescale_points``): the ends are percentiles of ``estimate + √(m/n)(replicate − subsample
 value)``, threshold ends snapped outward to scores of the data.  This script runs exactly that
-code path (``_reporting.analysis._operating.analyse_operating`` with a subsampled plan) on samples of a
+code path (``_reporting.analysis._operating.analyse_operating`` with a subsampled plan) on
+samples of a
 binormal model and counts how often each 95 % interval covers its target:
 
 * model: negatives N(0, 1), positives N(1.5, 1), labels drawn at random with prevalence 0.05;
