@@ -70,3 +70,8 @@ def test_result_reprs_are_compact():
     assert repr(prcurve.ConfidenceInterval(0.25, 0.5)) == (
         "ConfidenceInterval(low=0.25, high=0.5, level=0.95)"
     )
+
+
+def test_cost_and_net_benefit_names_present():
+    names = {"CostCurve", "ExpectedCost", "NetBenefitCurve", "cost_curve", "expected_cost"}
+    assert names | {"net_benefit"} <= set(prcurve.__all__)

@@ -23,6 +23,8 @@ from ._core._interpolation import InterpolatedPoints, dg_interpolate
 from ._core._operating import OperatingPoint, TargetNotMetWarning
 from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
 from ._core._spaces import pr_to_roc, roc_to_pr
+from ._decision._cost import CostCurve, ExpectedCost, cost_curve, expected_cost
+from ._decision._net_benefit import NetBenefitCurve, net_benefit
 from ._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from ._inference._band import PRConfidenceBand, pr_confidence_band
 from ._inference._common import (
