@@ -146,11 +146,12 @@ def expected_cost(
         pi = float(counts.n_pos / (counts.n_pos + counts.n_neg))
     thresholds, fpr, tpr = _rates(counts)
     fnr = 1.0 - tpr
-    a, b = pi * c_fn, (1.0 - pi) * c_fp
-    cost = a * fnr + b * fpr
-    scale = a + b
-    pc = a / scale
+    # costs as fractions of the larger one, so that no product or sum overflows
+    top = max(c_fp, c_fn)
+    a, b = pi * (c_fn / top), (1.0 - pi) * (c_fp / top)
+    pc = a / (a + b)
     normalized = pc * fnr + (1.0 - pc) * fpr
+    cost = (a * fnr + b * fpr) * top
     best = int(np.argmin(cost))  # the first minimum: the highest threshold among ties
     return ExpectedCost(
         thresholds=thresholds,

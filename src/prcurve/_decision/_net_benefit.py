@@ -110,9 +110,9 @@ def _best(
     # edge slopes dTPR/dFPR, decreasing along the hull (vertical first edge: +inf)
     with np.errstate(divide="ignore"):
         slope = np.where(d_f > 0, d_t / np.where(d_f > 0, d_f, 1.0), np.inf)
-    tangent = (1 - pi) / pi * odds
-    # the optimum is past every edge steeper than the tangent (ties: stop, the higher threshold)
-    j = np.searchsorted(-slope, -tangent, side="left")
+    # the optimum is past every edge steeper than the tangent (1 − π)/π·odds (ties: stop there,
+    # the higher threshold); compared as π·slope against (1 − π)·odds, which cannot overflow
+    j = np.searchsorted(-pi * slope, -(1 - pi) * odds, side="left")
     return pi * tpr[j] - (1 - pi) * fpr[j] * odds, thresholds[j]
 
 
