@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 
 import numpy as np
 
@@ -88,27 +89,18 @@ def main(argv=None):
             p = 1 / (1 + np.exp(-(x - 3.0)))
             if ties:
                 p = np.round(p, 3)
-            t_sort, _ = best_time(lambda: np.sort(p), repeat)  # noqa: B023
-            t_ec, _ = best_time(
-                lambda: prcurve.expected_cost(y, p, cost_fp=1, cost_fn=9), repeat  # noqa: B023
-            )
-            t_cc, cc = best_time(lambda: prcurve.cost_curve(y, p), repeat)  # noqa: B023
-            t_ncc, ref = best_time(lambda: naive_cost_curve(y, p), repeat)  # noqa: B023
+            nb_args = {"threshold_probabilities": P_T}
+            boot_args = {**nb_args, "interval": "bootstrap", "n_resamples": 100, "rng": 0}
+            t_sort, _ = best_time(partial(np.sort, p), repeat)
+            t_ec, _ = best_time(partial(prcurve.expected_cost, y, p, cost_fp=1, cost_fn=9), repeat)
+            t_cc, cc = best_time(partial(prcurve.cost_curve, y, p), repeat)
+            t_ncc, ref = best_time(partial(naive_cost_curve, y, p), repeat)
             assert np.allclose(cc.at(np.linspace(0, 1, 101)), ref, atol=1e-12)
-            t_nb, nb = best_time(
-                lambda: prcurve.net_benefit(y, p, threshold_probabilities=P_T),  # noqa: B023
-                repeat,
-            )
-            t_nnb, ref_nb = best_time(lambda: naive_net_benefit(y, p), repeat)  # noqa: B023
+            t_nb, nb = best_time(partial(prcurve.net_benefit, y, p, **nb_args), repeat)
+            t_nnb, ref_nb = best_time(partial(naive_net_benefit, y, p), repeat)
             assert np.allclose(nb.net_benefit, ref_nb, atol=1e-12)
-            t_dc = best_time(lambda: dcurves_net_benefit(y, p), 1)[0] if have_dcurves else None  # noqa: B023
-            t_boot, _ = best_time(
-                lambda: prcurve.net_benefit(  # noqa: B023
-                    y, p, threshold_probabilities=P_T, interval="bootstrap",  # noqa: B023
-                    n_resamples=100, rng=0,
-                ),
-                1,
-            )  # fmt: skip
+            t_dc = best_time(partial(dcurves_net_benefit, y, p), 1)[0] if have_dcurves else None
+            t_boot, _ = best_time(partial(prcurve.net_benefit, y, p, **boot_args), 1)
             rows.append((n, ties, t_sort, t_ec, t_cc, t_ncc, t_nb, t_nnb, t_dc, t_boot))
     print(
         f"{'n':>8} {'ties':>4} {'np.sort s':>9} | {'exp_cost s':>10} {'/sort':>5} | "

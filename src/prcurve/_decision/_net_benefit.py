@@ -98,9 +98,7 @@ def _held_columns(thresholds: np.ndarray, p_t: np.ndarray) -> np.ndarray:
     return np.searchsorted(-thresholds, -p_t, side="right") - 1
 
 
-def _best(
-    counts: BinaryCounts, pi: float, odds: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def _best(counts: BinaryCounts, pi: float, odds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Largest NB over all decisions for each odds ``p_t/(1 − p_t)``, and its threshold."""
     hull = upper_hull_indices(counts.fp, counts.tp)
     tpr = np.concatenate([[0.0], np.divide(counts.tp[hull], counts.n_pos, dtype=np.float64)])
@@ -234,8 +232,7 @@ def net_benefit(
         )
         if p_t.ndim != 1 or p_t.shape[0] == 0:
             raise ValueError(
-                "threshold_probabilities: expected a non-empty 1-D array, got shape "
-                f"{p_t.shape}"
+                f"threshold_probabilities: expected a non-empty 1-D array, got shape {p_t.shape}"
             )
     deploy = None if prevalence is None else check_deployment_prevalence(prevalence)
     kind = None if interval is None else check_choice(interval, "interval", ("bootstrap",))
