@@ -204,8 +204,14 @@ def net_benefit(
     models", Medical Decision Making 26: net benefit = TP/n − FP/n · p_t/(1 − p_t) (their
     section "Calculation of a decision curve"), here written with rates as
     ``π·TPR − (1 − π)·FPR·p_t/(1 − p_t)`` so that it holds at any deployment prevalence.
-    The values equal those of the ``dcurves`` package on the same data (tested).  Coverage of
-    the intervals is measured in ``bench/coverage_net_benefit.py``.
+    The values equal those of the ``dcurves`` package on the same data (tested).
+
+    Coverage of the 95 % intervals (``bench/coverage_net_benefit.py``, binormal model with a
+    calibrated score, 400 data sets, p_t from 0.02 to 0.35): 0.92–0.97 at n = 200 and 1000 with
+    the data's or a counted prevalence; with a known prevalence the interval reflects only the
+    rates TPR and FPR, and it under-covers where one of them is near 0 or 1 (p_t = 0.02,
+    TPR ≈ 0.99: 0.89 at n = 200, 0.90 at n = 1000), as percentile intervals of a proportion
+    near its bound do.
 
     Examples
     --------
