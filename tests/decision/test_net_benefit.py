@@ -61,21 +61,35 @@ def test_best_threshold_prefers_the_higher_threshold_on_ties():
     assert nb.best_net_benefit.tolist() == [0.0, 0.0]
 
 
-def test_dcurves_agrees_to_1e_12():
+@pytest.mark.parametrize("prevalence", [None, 0.03])
+def test_dcurves_agrees_to_1e_12(prevalence):
+    """``dcurves.dca`` (binary outcome; ``prevalence`` there is the case-control prevalence).
+
+    One convention differs: dcurves nudges a risk of exactly 0 to -eps and 1 to 1 + eps, so a
+    score of 0 is never flagged, even at p_t = 0 where ``score >= 0`` flags it here.  On the
+    data set with exact zeros p_t = 0 is therefore left out of the comparison.
+    """
     pd = pytest.importorskip("pandas")
     dcurves = pytest.importorskip("dcurves")
     thresholds = np.round(np.arange(0.0, 1.0, 0.01), 2)
     for seed, ties in [(5, False), (6, True), (7, False)]:
         y, p = _data(seed, n=250 + 50 * seed, ties=ties)
+        if ties:  # exact 0 and 1 scores, on both classes
+            p[:4] = [0.0, 1.0, 0.0, 1.0]
+            y[:4] = [True, True, False, False]
         frame = pd.DataFrame({"y": y.astype(int), "p": p})
-        ref = dcurves.dca(data=frame, outcome="y", modelnames=["p"], thresholds=thresholds)
-        ref = ref.sort_values("threshold")
-        mine = net_benefit(y, p, threshold_probabilities=thresholds)
+        ref = dcurves.dca(
+            data=frame, outcome="y", modelnames=["p"], thresholds=thresholds, prevalence=prevalence
+        )
+        mine = net_benefit(y, p, threshold_probabilities=thresholds, prevalence=prevalence)
+        keep = thresholds > 0 if ties else np.ones(thresholds.shape[0], dtype=bool)
         for name, ours in [("p", mine.net_benefit), ("all", mine.treat_all),
                            ("none", mine.treat_none)]:  # fmt: skip
-            theirs = ref[ref["model"] == name]
-            np.testing.assert_allclose(theirs["threshold"], thresholds, atol=0)
-            np.testing.assert_allclose(ours, theirs["net_benefit"], rtol=0, atol=1e-12)
+            theirs = ref[ref["model"] == name].sort_values("threshold")
+            np.testing.assert_array_equal(theirs["threshold"], thresholds)
+            np.testing.assert_allclose(
+                ours[keep], theirs["net_benefit"].to_numpy()[keep], rtol=0, atol=1e-12
+            )
 
 
 def test_bootstrap_intervals_are_reproducible_and_hold_the_estimate():
