@@ -112,6 +112,11 @@ def test_bootstrap_intervals_are_reproducible_and_hold_the_estimate():
     counted = net_benefit(y, p, threshold_probabilities=p_t, prevalence=(10, 100),
                           interval="bootstrap", n_resamples=100, rng=0)  # fmt: skip
     assert counted.prevalence == 0.1
+    # stratified resampling keeps the class counts: treat-all is fixed at the data's prevalence
+    fixed = net_benefit(y, p, threshold_probabilities=p_t, interval="bootstrap", n_resamples=50,
+                        rng=0, sampling="stratified")  # fmt: skip
+    np.testing.assert_allclose(fixed.treat_all_interval.low, fixed.treat_all, atol=1e-15)
+    np.testing.assert_allclose(fixed.treat_all_interval.high, fixed.treat_all, atol=1e-15)
     assert np.all(counted.treat_all_interval.high[:3] > counted.treat_all_interval.low[:3])
 
 
@@ -157,5 +162,7 @@ def test_errors_name_the_parameter():
         net_benefit(y, p, prevalence=0)
     with pytest.raises(ValueError, match=r"interval: expected one of 'bootstrap', got 'wald'"):
         net_benefit(y, p, interval="wald")
+    with pytest.raises(ValueError, match=r"sampling: expected one of 'instances', 'stratified'"):
+        net_benefit(y, p, sampling="cases")
     with pytest.raises(ValueError, match=r"n_resamples: expected an integer >= 2, got 1"):
         net_benefit(y, p, interval="bootstrap", n_resamples=1)

@@ -242,12 +242,12 @@ def net_benefit(
             )
     deploy = None if prevalence is None else check_deployment_prevalence(prevalence)
     kind = None if interval is None else check_choice(interval, "interval", ("bootstrap",))
+    sampling = check_sampling(sampling)
     if kind is not None:
         level = check_level(level)
         n_resamples = check_resamples(n_resamples)
         gen = check_rng(rng)
         progress = check_progress(progress)
-        sampling = check_sampling(sampling)
     y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
     counts = count_sorted(y, s, w)
     pi = float(counts.n_pos / (counts.n_pos + counts.n_neg)) if deploy is None else deploy.value
