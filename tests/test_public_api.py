@@ -113,3 +113,8 @@ def test_top_k_lift_gain_names_present():
     rng = np.random.default_rng(0)
     y = rng.random(5000) < 0.1
     assert len(repr(prcurve.lift_curve(y, rng.normal(size=5000) + y))) < 1000
+
+
+def test_cost_and_net_benefit_names_present():
+    names = {"CostCurve", "ExpectedCost", "NetBenefitCurve", "cost_curve", "expected_cost"}
+    assert names | {"net_benefit"} <= set(prcurve.__all__)

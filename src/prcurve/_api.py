@@ -24,7 +24,9 @@ from ._core._operating import OperatingPoint, TargetNotMetWarning
 from ._core._partial_roc import partial_roc_auc
 from ._core._results import ConfidenceInterval, PRCurveWarning, UndefinedMetricWarning
 from ._core._spaces import pr_to_roc, roc_to_pr
+from ._decision._cost import CostCurve, ExpectedCost, cost_curve, expected_cost
 from ._decision._lift import GainCurve, LiftCurve, gain_curve, lift_curve
+from ._decision._net_benefit import NetBenefitCurve, net_benefit
 from ._decision._threshold_view import ThresholdView, threshold_view
 from ._decision._topk import average_precision_at_k, precision_at_k, recall_at_k
 from ._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
