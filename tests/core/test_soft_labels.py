@@ -250,9 +250,7 @@ def test_soft_labels_without_mass_on_a_class_are_refused():
 
 
 def test_soft_label_options_are_checked():
-    with pytest.raises(
-        TypeError, match=r"pos_label: not used with soft_labels=True .* got 1"
-    ):
+    with pytest.raises(TypeError, match=r"pos_label: not used with soft_labels=True .* got 1"):
         pr_curve([0.2, 0.8], [0.1, 0.2], pos_label=1, soft_labels=True)
     with pytest.raises(TypeError, match=r"soft_labels: expected True or False, got 'yes'"):
         auc_pr([0.2, 0.8], [0.1, 0.2], soft_labels="yes")

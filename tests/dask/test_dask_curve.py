@@ -203,3 +203,17 @@ def test_errors(rng):
 def test_import_prcurve_does_not_import_dask():
     code = "import sys, prcurve; assert 'dask' not in sys.modules, 'dask imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("func", ["pr_curve", "auc_pr", "auc_pr_ci"])
+def test_soft_labels_are_refused_with_one_line(func):
+    """Soft labels work in memory (prcurve.pr_curve) but not yet on Dask: one clear error,
+    never a silently hard-labelled curve."""
+    y = da.from_array(np.array([0.2, 0.9, 0.4, 0.7]), chunks=2)
+    s = da.from_array(np.array([0.1, 0.8, 0.3, 0.6]), chunks=2)
+    with pytest.raises(
+        NotImplementedError,
+        match=r"^soft_labels: not supported by the Dask engine yet; compute the curve in "
+        r"memory with prcurve\.pr_curve\(\.\.\., soft_labels=True\)$",
+    ):
+        getattr(prcurve.dask, func)(y, s, soft_labels=True)

@@ -34,6 +34,7 @@ def pr_curve(
     curve_path: Any = None,
     scheduler: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> PRCurve:
     """The exact PR curve of data on Dask, thinned to ``max_points`` when longer.
 
@@ -60,6 +61,9 @@ def pr_curve(
         directory (default: the system's), removed at the end -- on a cluster, a directory
         every worker can read and write -- or ``"memory"`` to keep them in the workers' memory
         (then sorted by Dask's groupby-sum and ``sort_values``, which shuffle the rows).
+    soft_labels : bool
+        Soft labels (:func:`prcurve.pr_curve`) are not supported on Dask yet: True raises
+        ``NotImplementedError`` before anything is computed.
 
     Returns
     -------
@@ -99,6 +103,7 @@ def pr_curve(
             max_points=max_points,
             curve_path=curve_path,
             workdir=workdir,
+            soft_labels=soft_labels,
         ).curve
 
 
@@ -111,6 +116,7 @@ def auc_pr(
     pos_label: Any = None,
     scheduler: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> float:
     """Area under the PR curve of data on Dask, exactly (see :func:`prcurve.auc_pr`).
 
@@ -131,6 +137,7 @@ def auc_pr(
             pos_label=pos_label,
             max_points=2,
             workdir=workdir,
+            soft_labels=soft_labels,
         ).curve
     return curve.auc(method)
 
@@ -146,6 +153,7 @@ def auc_pr_ci(
     pos_label: Any = None,
     scheduler: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> AUCPRInterval:
     """AUC-PR with its binomial or logit interval (:func:`prcurve.auc_pr_interval`), on Dask.
 
@@ -173,6 +181,7 @@ def auc_pr_ci(
             pos_label=pos_label,
             max_points=2,
             workdir=workdir,
+            soft_labels=soft_labels,
         )
     return auc_pr_interval(
         result.curve.auc(method),

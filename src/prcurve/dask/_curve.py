@@ -162,9 +162,15 @@ def compute_curve(
     max_points: int = 2000,
     curve_path: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> DaskCurve:
     """The exact curve (thinned when longer than ``max_points``); see ``prcurve.dask.pr_curve``."""
 
+    if soft_labels is not False:
+        raise NotImplementedError(
+            "soft_labels: not supported by the Dask engine yet; compute the curve in memory "
+            "with prcurve.pr_curve(..., soft_labels=True)"
+        )
     max_points = check_positive_int(max_points, "max_points", minimum=2)
     frame = dask_frame(y_true, y_score, sample_weight)
     checked = check_dask_problem(frame, pos_label)
