@@ -21,8 +21,12 @@ __all__ = [
     "check_not_row_vector",
     "check_positive_int",
     "check_rng",
+    "check_soft_pos_label",
     "check_unit_interval_array",
     "moderate_shift",
+    "soft_dtype_message",
+    "soft_label_message",
+    "soft_mass_message",
 ]
 
 
@@ -275,24 +279,14 @@ def _soft_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
     as a negative (PRROC's weighted curves; Keilwagen, Grosse & Grau 2014).  Labels that are
     all 0 or 1 come back as booleans (the ordinary path of the engine).
     """
-    if pos_label is not None:
-        raise TypeError(
-            "pos_label: not used with soft_labels=True (y_true holds the probability of the "
-            f"positive class), got {pos_label!r}"
-        )
+    check_soft_pos_label(pos_label)
     if y.dtype.kind not in "biuf":
-        raise TypeError(
-            "y_true: expected label probabilities in [0, 1] (soft_labels=True), got values of "
-            f"dtype {y.dtype}"
-        )
+        raise TypeError(soft_dtype_message(y.dtype))
     p = np.asarray(y, dtype=np.float64)
     bad = ~((p >= 0) & (p <= 1))  # NaN fails both comparisons
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            "y_true: expected label probabilities in [0, 1] (soft_labels=True), got "
-            f"{_plain(p[first])!r} at index {first} ({int(bad.sum())} invalid in total)"
-        )
+        raise ValueError(soft_label_message(p[first], first, int(bad.sum())))
     if ((p == 0) | (p == 1)).all():
         return p == 1
     return p
@@ -300,16 +294,50 @@ def _soft_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
 
 def _check_soft_masses(p: np.ndarray, *, weighted: bool) -> None:
     """Soft labels must put some mass on each class (a curve needs n₊ > 0 and n₋ > 0)."""
+    message = soft_mass_message(bool((p > 0).any()), bool((p < 1).any()), weighted=weighted)
+    if message:
+        raise ValueError(message)
+
+
+def soft_mass_message(has_positive: bool, has_negative: bool, *, weighted: bool) -> str:
+    """The error for soft labels without positive or without negative mass ("" if none);
+    shared with the Dask engine, which finds the masses partition by partition."""
     for mass, present, bound, value in (
-        ("positive", (p > 0).any(), "above 0", "0"),
-        ("negative", (p < 1).any(), "below 1", "1"),
+        ("positive", has_positive, "above 0", "0"),
+        ("negative", has_negative, "below 1", "1"),
     ):
         if not present:
-            raise ValueError(
+            return (
                 f"y_true: expected some {mass} mass (a label probability {bound}"
                 f"{' with positive weight' if weighted else ''}), got all label "
                 f"probabilities {value}"
             )
+    return ""
+
+
+def check_soft_pos_label(pos_label: Any) -> None:
+    """``pos_label`` has no meaning with soft labels (they are probabilities of "positive")."""
+    if pos_label is not None:
+        raise TypeError(
+            "pos_label: not used with soft_labels=True (y_true holds the probability of the "
+            f"positive class), got {pos_label!r}"
+        )
+
+
+def soft_dtype_message(dtype: Any) -> str:
+    """The error for labels that are not numbers with ``soft_labels=True``."""
+    return (
+        "y_true: expected label probabilities in [0, 1] (soft_labels=True), got values of "
+        f"dtype {dtype}"
+    )
+
+
+def soft_label_message(value: Any, index: int, n_bad: int) -> str:
+    """The error for a label outside [0, 1] (or NaN) with ``soft_labels=True``."""
+    return (
+        "y_true: expected label probabilities in [0, 1] (soft_labels=True), got "
+        f"{_plain(value)!r} at index {index} ({n_bad} invalid in total)"
+    )
 
 
 def _moderate_scale(w: np.ndarray) -> np.ndarray:

@@ -62,8 +62,11 @@ def pr_curve(
         every worker can read and write -- or ``"memory"`` to keep them in the workers' memory
         (then sorted by Dask's groupby-sum and ``sort_values``, which shuffle the rows).
     soft_labels : bool
-        Soft labels (:func:`prcurve.pr_curve`) are not supported on Dask yet: True raises
-        ``NotImplementedError`` before anything is computed.
+        With True, ``y_true`` holds each row's probability ``p`` of being positive, as in
+        :func:`prcurve.pr_curve`: the row adds ``p·w`` to the positives and ``(1 − p)·w`` to
+        the negatives of its score.  Labels that are all 0 or 1 give the ordinary curve.
+        (The same option, with the same meaning, in :func:`auc_pr` and :func:`auc_pr_ci`; the
+        latter's number of positives is then Kish's ``(Σ p·w)² / Σ (p·w)²``.)
 
     Returns
     -------
