@@ -2,7 +2,9 @@
 
 Validation is one pass of reductions over the rows (distinct labels, non-finite scores, bad
 weights, class totals); the labels are then checked by the shared helper of
-``prcurve._core._validation``, so the messages are the in-memory ones.
+``prcurve._core._validation``, so the messages are the in-memory ones.  Soft labels
+(probabilities of being positive) are checked in the same pass, with the in-memory messages
+and row indices, and summed into positive and negative masses.
 """
 
 from __future__ import annotations
