@@ -203,3 +203,99 @@ def test_errors(rng):
 def test_import_prcurve_does_not_import_dask():
     code = "import sys, prcurve; assert 'dask' not in sys.modules, 'dask imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _soft(rng, n=6000, weighted=False):
+    p = rng.beta(0.4, 0.6, size=n)
+    p[:300] = 0.0
+    p[300:400] = 1.0
+    s = np.round(rng.normal(size=n) + 1.5 * p, 2)  # ties across partitions
+    w = rng.random(n) * 3 if weighted else None
+    if weighted:
+        w[::17] = 0.0
+    return p, s, w
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("parts", [1, 5])
+def test_soft_labels_equal_in_memory(rng, weighted, parts):
+    """Soft labels on Dask give the in-memory soft curve: the same thresholds, and masses
+    equal to rounding (sums of up to 6000 terms in another order: relative error < 1e-12)."""
+    p, s, w = _soft(rng, weighted=weighted)
+    dw = None if w is None else as_dask(w, parts)
+    full = prcurve.pr_curve(p, s, sample_weight=w, soft_labels=True)
+    got = prcurve.dask.pr_curve(
+        as_dask(p, parts), as_dask(s, parts), sample_weight=dw, soft_labels=True,
+        max_points=10**6,
+    )  # fmt: skip
+    np.testing.assert_array_equal(got.thresholds, full.thresholds)
+    np.testing.assert_allclose(got.tp, full.tp, rtol=1e-12)
+    np.testing.assert_allclose(got.fp, full.fp, rtol=1e-12)
+    thin = prcurve.dask.pr_curve(
+        as_dask(p, parts), as_dask(s, parts), sample_weight=dw, soft_labels=True, max_points=50
+    )
+    for method in AUC_PR_METHODS:
+        assert thin.auc(method) == pytest.approx(full.auc(method), abs=1e-12), method
+        assert prcurve.dask.auc_pr(
+            as_dask(p, parts), as_dask(s, parts), sample_weight=dw, method=method,
+            soft_labels=True,
+        ) == pytest.approx(full.auc(method), abs=1e-12)  # fmt: skip
+
+
+def test_soft_labels_prroc_value_hard_labels_and_interval(rng):
+    """PRROC's published soft-label area on Dask; hard labels given as soft give the ordinary
+    (integer) curve; the interval's n_pos is Kish's (Σp)²/Σp², as for the split data."""
+    from ..core._r_rng import RRandom
+
+    r = RRandom(113)
+    scores = np.concatenate([r.rnorm(100, 2.0), r.rnorm(100, 0.0)])
+    wfg = np.concatenate([r.runif(100, 0.5, 1.0), r.runif(100, 0.0, 0.5)])
+    area = prcurve.dask.auc_pr(
+        as_dask(wfg, 3), as_dask(scores, 3), method="davis_goadrich", soft_labels=True
+    )
+    assert area == pytest.approx(0.7053830324, abs=1e-10)
+    y, s, _ = make("ties", rng)
+    hard = prcurve.dask.pr_curve(as_dask(y.astype(float), 3), as_dask(s, 3), soft_labels=True)
+    ordinary = prcurve.pr_curve(y, s)
+    assert hard.tp.dtype == ordinary.tp.dtype == np.int64
+    np.testing.assert_array_equal(hard.tp, ordinary.tp)
+    np.testing.assert_array_equal(hard.fp, ordinary.fp)
+    got = prcurve.dask.auc_pr_ci(as_dask(wfg, 3), as_dask(scores, 3), soft_labels=True)
+    split = prcurve.auc_pr_ci(
+        np.r_[np.ones(200), np.zeros(200)], np.r_[scores, scores], sample_weight=np.r_[wfg, 1 - wfg]
+    )
+    assert got.n_pos == pytest.approx(wfg.sum() ** 2 / (wfg**2).sum(), rel=1e-12)
+    assert got.n_pos == pytest.approx(split.n_pos, rel=1e-12)
+    assert got.interval.low == pytest.approx(split.interval.low, abs=1e-12)
+
+
+def test_soft_label_errors_are_the_in_memory_ones(rng):
+    p, s, _ = _soft(rng, n=100)
+    bad = p.copy()
+    bad[[57, 80]] = 1.5, np.nan
+    with pytest.raises(
+        ValueError,
+        match=r"^y_true: expected label probabilities in \[0, 1\] \(soft_labels=True\), got "
+        r"1\.5 at index 57 \(2 invalid in total\)$",
+    ):
+        prcurve.dask.pr_curve(as_dask(bad, 4), as_dask(s, 4), soft_labels=True)
+    with pytest.raises(TypeError, match=r"^pos_label: not used with soft_labels=True"):
+        prcurve.dask.auc_pr(as_dask(p, 2), as_dask(s, 2), pos_label=1, soft_labels=True)
+    with pytest.raises(TypeError, match=r"^soft_labels: expected True or False, got 1$"):
+        prcurve.dask.pr_curve(as_dask(p, 2), as_dask(s, 2), soft_labels=1)
+    ones = np.ones(100)
+    ones[10] = 0.5
+    weight = np.ones(100)
+    weight[10] = 0.0
+    with pytest.raises(
+        ValueError,
+        match=r"^y_true: expected some negative mass \(a label probability below 1 with positive "
+        r"weight\), got all label probabilities 1$",
+    ):
+        prcurve.dask.pr_curve(
+            as_dask(ones, 2), as_dask(s, 2), sample_weight=as_dask(weight, 2), soft_labels=True
+        )
+    with pytest.raises(ValueError, match=r"^sample_weight: expected non-negative weights"):
+        prcurve.dask.pr_curve(
+            as_dask(p, 2), as_dask(s, 2), sample_weight=as_dask(-weight, 2), soft_labels=True
+        )

@@ -10,6 +10,15 @@ Unweighted data take a path without ``argsort``: the scores of each class are ga
 runs are merged with ``searchsorted`` (few positives) or a stable merge of the two runs.  Counts
 are int64, so they stay exact far beyond 2**24 instances whatever the score dtype.  Weighted data
 use one ``argsort`` and float64 cumulative sums.
+
+Soft labels
+-----------
+When each label is a probability ``p`` of being positive (PRROC's weighted curves, Keilwagen,
+Grosse & Grau 2014), an instance of weight ``w`` adds ``p·w`` to the positive mass and
+``(1 − p)·w`` to the negative mass of its score; the weighted path then counts these masses.
+No row is duplicated, and a hard label (0 or 1) adds exactly what the weighted path adds, so
+splitting an instance into a positive of weight ``p·w`` and a negative of weight ``(1 − p)·w``
+gives the same counts.
 """
 
 from __future__ import annotations
@@ -54,15 +63,33 @@ class BinaryCounts:
 
 
 def binary_counts(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
 ) -> BinaryCounts:
-    """Validate and count: the public entry point of the engine."""
-    y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
+    """Validate and count: the public entry point of the engine.
+
+    With ``soft_labels=True``, ``y_true`` holds the probability of each instance being
+    positive (see the module's notes); labels that are all 0 or 1 give the ordinary counts.
+    """
+    y, s, w = check_binary_problem(
+        y_true, y_score, sample_weight, pos_label, soft_labels=soft_labels
+    )
     return count_sorted(y, s, w)
 
 
 def count_sorted(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> BinaryCounts:
-    """Count validated arrays (``y`` boolean, ``s`` finite scores, ``w`` positive or None)."""
+    """Count validated arrays (``s`` finite scores, ``w`` positive or None).
+
+    ``y`` is boolean (hard labels), or float64 probabilities of being positive (soft labels).
+    """
+    if y.dtype.kind == "f":
+        pos = y if w is None else y * w
+        neg = 1.0 - y if w is None else (1.0 - y) * w
+        return _count_masses(s, pos, neg)
     if w is None:
         return _count_unweighted(y, s)
     return _count_weighted(y, s, w)
@@ -178,11 +205,16 @@ def _runs(sorted_values: np.ndarray, change: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _count_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray) -> BinaryCounts:
+    posw = np.where(y, w, 0.0)
+    return _count_masses(s, posw, w - posw)
+
+
+def _count_masses(s: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinaryCounts:
+    """Cumulative positive and negative masses (float64) at the distinct scores."""
     order = np.argsort(s, kind="stable")[::-1]
     values = s[order]
-    wy = w[order]
-    posw = np.where(y[order], wy, 0.0)
-    negw = wy - posw
+    posw = pos[order]
+    negw = neg[order]
     n = values.shape[0]
     last = np.empty(n, dtype=bool)
     last[-1] = True

@@ -486,6 +486,7 @@ def pr_curve(
     sample_weight: Any = None,
     pos_label: Any = None,
     threshold_rule: str = "ge",
+    soft_labels: bool = False,
 ) -> PRCurve:
     """Compute the empirical precision-recall curve.
 
@@ -507,6 +508,15 @@ def pr_curve(
         Label the points by the rule ``score >= t`` (default) or ``score > t`` (PR*).  Either
         way, ``evaluate_thresholds(y_true, y_score, curve.thresholds,
         threshold_rule=curve.threshold_rule)`` gives back the curve's own points.
+    soft_labels : bool
+        With True, ``y_true`` holds for each instance the probability ``p`` in [0, 1] that it
+        is positive (PRROC's weighted curves, Keilwagen, Grosse & Grau 2014): an instance of
+        weight ``w`` adds ``p·w`` to the positives and ``(1 − p)·w`` to the negatives of its
+        score, so ``tp``, ``fp``, ``n_pos`` and ``n_neg`` are float masses.  The curve equals
+        that of the hard-labelled data in which each instance is split into a positive of weight
+        ``p·w`` and a negative of weight ``(1 − p)·w``, so every method of :class:`PRCurve`
+        keeps its weighted-data meaning.  Labels that are all 0 or 1 give the ordinary curve
+        exactly.  ``pos_label`` does not apply.
 
     Returns
     -------
@@ -527,15 +537,32 @@ def pr_curve(
     >>> curve = pr_curve(y, s)
     >>> float(curve.recall[-1]), bool(np.isclose(curve.precision[-1], y.mean()))
     (1.0, True)
+
+    Soft labels: the second instance is positive with probability 0.25.
+
+    >>> soft = pr_curve([1.0, 0.25, 0.0], [0.9, 0.5, 0.1], soft_labels=True)
+    >>> soft.tp.tolist(), soft.fp.tolist(), soft.n_pos
+    ([1.0, 1.25, 1.25], [0.0, 0.75, 1.75], 1.25)
     """
-    counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = binary_counts(
+        y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+        soft_labels=soft_labels,
+    )  # fmt: skip
     return PRCurve.from_counts(counts, threshold_rule=threshold_rule)
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
 ) -> ROCCurve:
     """Compute the empirical ROC curve (same engine and arguments as :func:`pr_curve`).
+
+    With ``soft_labels=True`` (see :func:`pr_curve`) the area is PRROC's ROC area for
+    soft-labelled data: trapezoids through the (FP/n₋, TP/n₊) mass points.
 
     Examples
     --------
@@ -543,7 +570,10 @@ def roc_curve(
     >>> roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).auc()
     0.75
     """
-    counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = binary_counts(
+        y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+        soft_labels=soft_labels,
+    )  # fmt: skip
     return ROCCurve.from_counts(counts)
 
 
@@ -557,13 +587,19 @@ def auc_pr(
     recall_range: tuple[float, float] | None = None,
     normalize: bool = False,
     prevalence: float | None = None,
+    soft_labels: bool = False,
 ) -> float:
     """Area under the precision-recall curve.
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`pr_curve`.
+    y_true, y_score, sample_weight, pos_label, soft_labels
+        As in :func:`pr_curve`.  With soft labels every method is the same estimator on the
+        curve of positive and negative masses, i.e. on the weighted data that split each
+        instance into its positive and negative parts; ``"davis_goadrich"`` is then PRROC's
+        ``auc.integral`` (Keilwagen et al. 2014: interpolation in count space stays valid for
+        weighted counts).  PRROC's ``auc.davis.goadrich`` (integer TP steps) has no meaning for
+        fractional counts, and PRROC does not compute it for them.
     method : str
         ``"average_precision"`` (default)
             ``Σ_k (R_k − R_{k−1}) P_k`` with ``R_0 = 0``: a step function read at the right end of
@@ -627,7 +663,10 @@ def auc_pr(
     [0.25, 0.3069]
     """
     check_choice(method, "method", tuple(AUC_PR_METHODS))
-    counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = binary_counts(
+        y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+        soft_labels=soft_labels,
+    )  # fmt: skip
     if recall_range is not None or normalize or prevalence is not None:
         return area_with_options(
             counts.tp, counts.fp, counts.n_pos, counts.n_neg, method,
@@ -637,10 +676,19 @@ def auc_pr(
 
 
 def achievable_pr_curve(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    soft_labels: bool = False,
 ) -> PRCurve:
-    """The achievable PR curve of a scorer (see :meth:`PRCurve.achievable`)."""
-    return pr_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label).achievable()
+    """The achievable PR curve of a scorer (see :meth:`PRCurve.achievable`); arguments as in
+    :func:`pr_curve`."""
+    return pr_curve(
+        y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+        soft_labels=soft_labels,
+    ).achievable()  # fmt: skip
 
 
 def dominates(curve_a: PRCurve | ROCCurve, curve_b: PRCurve | ROCCurve) -> bool:
@@ -673,6 +721,7 @@ def evaluate_thresholds(
     sample_weight: Any = None,
     pos_label: Any = None,
     threshold_rule: str = "ge",
+    soft_labels: bool = False,
 ) -> PRCurve:
     """PR points of (test) data at thresholds chosen elsewhere (e.g. on tuning data).
 
@@ -690,6 +739,8 @@ def evaluate_thresholds(
     threshold_rule : {"ge", "gt"}
         Predict positive when ``score >= t`` (default) or ``score > t``; use the rule of the
         curve the thresholds came from (``curve.threshold_rule``).
+    soft_labels : bool
+        ``y_true`` holds probabilities of being positive, as in :func:`pr_curve`.
 
     Examples
     --------
@@ -703,7 +754,9 @@ def evaluate_thresholds(
     True
     """
     check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
-    y, s, w = check_binary_problem(y_true, y_score, sample_weight, pos_label)
+    y, s, w = check_binary_problem(
+        y_true, y_score, sample_weight, pos_label, soft_labels=soft_labels
+    )
     t = np.asarray(thresholds)
     if t.ndim != 1 or t.shape[0] == 0 or t.dtype.kind not in "biuf":
         raise ValueError(f"thresholds: expected a non-empty 1-D array of numbers, got {t!r}")

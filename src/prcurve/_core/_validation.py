@@ -21,8 +21,12 @@ __all__ = [
     "check_not_row_vector",
     "check_positive_int",
     "check_rng",
+    "check_soft_pos_label",
     "check_unit_interval_array",
     "moderate_shift",
+    "soft_dtype_message",
+    "soft_label_message",
+    "soft_mass_message",
 ]
 
 
@@ -193,8 +197,14 @@ def check_binary_problem(
     score_name: str = "y_score",
     require_both: bool = True,
     batch: bool = False,
+    soft_labels: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate a labelled-score problem.
+
+    With ``soft_labels=True`` each label is the probability that its instance is positive
+    (see :func:`_soft_labels`); the labels come back as float64 probabilities, or as booleans
+    when they are all 0 or 1, so that hard labels passed as soft ones take the ordinary path of
+    the engine and give the ordinary curve exactly.
 
     With ``batch=True`` the input is one batch of a stream (:class:`prcurve.PRAccumulator`):
     it may have no rows or only rows of zero weight (the arrays returned are then empty), a
@@ -204,7 +214,8 @@ def check_binary_problem(
     Returns
     -------
     y : ndarray of bool, shape (n,)
-        True for positives.
+        True for positives (with ``soft_labels``: float64 probabilities in [0, 1] unless all
+        are 0 or 1).
     score : ndarray, shape (n,)
         Finite scores; float32/float64/integer dtypes are kept, anything else becomes float64.
     weight : ndarray of float64, shape (n,), or None
@@ -219,7 +230,12 @@ def check_binary_problem(
     if y.shape[0] == 0 and not batch:
         raise ValueError("y_true: expected at least one sample, got an empty array")
     s = _check_finite_numbers(score_name, s)
-    pos = _binary_labels(y, pos_label, batch) if y.shape[0] else np.zeros(0, dtype=bool)
+    if not isinstance(soft_labels, bool | np.bool_):
+        raise TypeError(f"soft_labels: expected True or False, got {soft_labels!r}")
+    if soft_labels:
+        pos = _soft_labels(y, pos_label)
+    else:
+        pos = _binary_labels(y, pos_label, batch) if y.shape[0] else np.zeros(0, dtype=bool)
     w = None
     if sample_weight is not None:
         w = _as_1d("sample_weight", sample_weight)
@@ -242,7 +258,9 @@ def check_binary_problem(
         if batch:
             return pos, s, w
         w = _moderate_scale(w)
-    if require_both and not batch:
+    if require_both and not batch and pos.dtype.kind == "f":
+        _check_soft_masses(pos, weighted=sample_weight is not None)
+    elif require_both and not batch:
         n_pos = int(np.count_nonzero(pos))
         if n_pos == 0 or n_pos == pos.shape[0]:
             missing = "positive" if n_pos == 0 else "negative"
@@ -252,6 +270,74 @@ def check_binary_problem(
                 f"{' with positive weight' if sample_weight is not None else ''})"
             )
     return pos, s, w
+
+
+def _soft_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
+    """Soft labels: the probability of each instance being positive, in [0, 1].
+
+    An instance with label ``p`` and weight ``w`` counts ``p·w`` as a positive and ``(1 − p)·w``
+    as a negative (PRROC's weighted curves; Keilwagen, Grosse & Grau 2014).  Labels that are
+    all 0 or 1 come back as booleans (the ordinary path of the engine).
+    """
+    check_soft_pos_label(pos_label)
+    if y.dtype.kind not in "biuf":
+        raise TypeError(soft_dtype_message(y.dtype))
+    p = np.asarray(y, dtype=np.float64)
+    bad = ~((p >= 0) & (p <= 1))  # NaN fails both comparisons
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(soft_label_message(p[first], first, int(bad.sum())))
+    if ((p == 0) | (p == 1)).all():
+        return p == 1
+    return p
+
+
+def _check_soft_masses(p: np.ndarray, *, weighted: bool) -> None:
+    """Soft labels must put some mass on each class (a curve needs n₊ > 0 and n₋ > 0)."""
+    message = soft_mass_message(bool((p > 0).any()), bool((p < 1).any()), weighted=weighted)
+    if message:
+        raise ValueError(message)
+
+
+def soft_mass_message(has_positive: bool, has_negative: bool, *, weighted: bool) -> str:
+    """The error for soft labels without positive or without negative mass ("" if none);
+    shared with the Dask engine, which finds the masses partition by partition."""
+    for mass, present, bound, value in (
+        ("positive", has_positive, "above 0", "0"),
+        ("negative", has_negative, "below 1", "1"),
+    ):
+        if not present:
+            return (
+                f"y_true: expected some {mass} mass (a label probability {bound}"
+                f"{' with positive weight' if weighted else ''}), got all label "
+                f"probabilities {value}"
+            )
+    return ""
+
+
+def check_soft_pos_label(pos_label: Any) -> None:
+    """``pos_label`` has no meaning with soft labels (they are probabilities of "positive")."""
+    if pos_label is not None:
+        raise TypeError(
+            "pos_label: not used with soft_labels=True (y_true holds the probability of the "
+            f"positive class), got {pos_label!r}"
+        )
+
+
+def soft_dtype_message(dtype: Any) -> str:
+    """The error for labels that are not numbers with ``soft_labels=True``."""
+    return (
+        "y_true: expected label probabilities in [0, 1] (soft_labels=True), got values of "
+        f"dtype {dtype}"
+    )
+
+
+def soft_label_message(value: Any, index: int, n_bad: int) -> str:
+    """The error for a label outside [0, 1] (or NaN) with ``soft_labels=True``."""
+    return (
+        "y_true: expected label probabilities in [0, 1] (soft_labels=True), got "
+        f"{_plain(value)!r} at index {index} ({n_bad} invalid in total)"
+    )
 
 
 def _moderate_scale(w: np.ndarray) -> np.ndarray:

@@ -34,6 +34,7 @@ def pr_curve(
     curve_path: Any = None,
     scheduler: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> PRCurve:
     """The exact PR curve of data on Dask, thinned to ``max_points`` when longer.
 
@@ -60,6 +61,12 @@ def pr_curve(
         directory (default: the system's), removed at the end -- on a cluster, a directory
         every worker can read and write -- or ``"memory"`` to keep them in the workers' memory
         (then sorted by Dask's groupby-sum and ``sort_values``, which shuffle the rows).
+    soft_labels : bool
+        With True, ``y_true`` holds each row's probability ``p`` of being positive, as in
+        :func:`prcurve.pr_curve`: the row adds ``p·w`` to the positives and ``(1 − p)·w`` to
+        the negatives of its score.  Labels that are all 0 or 1 give the ordinary curve.
+        (The same option, with the same meaning, in :func:`auc_pr` and :func:`auc_pr_ci`; the
+        latter's number of positives is then Kish's ``(Σ p·w)² / Σ (p·w)²``.)
 
     Returns
     -------
@@ -99,6 +106,7 @@ def pr_curve(
             max_points=max_points,
             curve_path=curve_path,
             workdir=workdir,
+            soft_labels=soft_labels,
         ).curve
 
 
@@ -111,6 +119,7 @@ def auc_pr(
     pos_label: Any = None,
     scheduler: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> float:
     """Area under the PR curve of data on Dask, exactly (see :func:`prcurve.auc_pr`).
 
@@ -131,6 +140,7 @@ def auc_pr(
             pos_label=pos_label,
             max_points=2,
             workdir=workdir,
+            soft_labels=soft_labels,
         ).curve
     return curve.auc(method)
 
@@ -146,6 +156,7 @@ def auc_pr_ci(
     pos_label: Any = None,
     scheduler: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> AUCPRInterval:
     """AUC-PR with its binomial or logit interval (:func:`prcurve.auc_pr_interval`), on Dask.
 
@@ -173,6 +184,7 @@ def auc_pr_ci(
             pos_label=pos_label,
             max_points=2,
             workdir=workdir,
+            soft_labels=soft_labels,
         )
     return auc_pr_interval(
         result.curve.auc(method),

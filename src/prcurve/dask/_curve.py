@@ -57,13 +57,24 @@ def scheduler_context(scheduler: Any) -> Iterator[None]:
         yield
 
 
-def _class_weights(part: Any, positive: list[Any], weighted: bool) -> Any:
-    """Rows as (score, positive weight, negative weight); zero-weight rows dropped."""
+def _class_weights(part: Any, positive: list[Any], weighted: bool, soft: bool = False) -> Any:
+    """Rows as (score, positive weight, negative weight); zero-weight rows dropped.
+
+    Soft labels ``p`` (probabilities of being positive) give ``p·w`` and ``(1 − p)·w``.
+    """
     import pandas as pd
 
     s = part["s"].to_numpy()
     if s.dtype == bool:
         s = s.astype(np.float64)
+    if soft:
+        p = part["y"].to_numpy().astype(np.float64)
+        if "w" not in part:
+            return pd.DataFrame({"s": s, "pos": p, "neg": 1.0 - p})
+        w = part["w"].to_numpy().astype(np.float64)
+        keep = w > 0
+        s, w, p = s[keep], w[keep], p[keep]
+        return pd.DataFrame({"s": s, "pos": p * w, "neg": (1.0 - p) * w})
     is_pos = np.isin(part["y"].to_numpy(), positive)
     if not weighted:
         p = is_pos.astype(np.int64)
@@ -99,7 +110,7 @@ def _sorted_sources(
         }
     )
     rows = frame.map_partitions(
-        _class_weights, checked.positive_labels, checked.weighted, meta=meta
+        _class_weights, checked.positive_labels, checked.weighted, checked.soft, meta=meta
     )
     if workdir == "memory":
         distinct = rows.groupby("s").sum(split_out=max(1, frame.npartitions))
@@ -162,12 +173,13 @@ def compute_curve(
     max_points: int = 2000,
     curve_path: Any = None,
     workdir: str | None = None,
+    soft_labels: bool = False,
 ) -> DaskCurve:
     """The exact curve (thinned when longer than ``max_points``); see ``prcurve.dask.pr_curve``."""
 
     max_points = check_positive_int(max_points, "max_points", minimum=2)
     frame = dask_frame(y_true, y_score, sample_weight)
-    checked = check_dask_problem(frame, pos_label)
+    checked = check_dask_problem(frame, pos_label, soft_labels)
     sources, folder, stats = _sorted_sources(frame, checked, workdir)
     try:
         return _passes(sources, checked, max_points, curve_path, stats)
