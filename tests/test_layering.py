@@ -157,7 +157,7 @@ def test_optional_dependencies_are_imported_lazily(path):
 
 
 def test_the_sklearn_part_is_reached_by_nobody_else():
-    """``import prcurve`` (or any other part) never loads scikit-learn through ``prcurve.sklearn``."""
+    """No other part (so not ``import prcurve``) loads scikit-learn through ``prcurve.sklearn``."""
     users = {
         _part(_module_name(p)[0])
         for p in MODULES

@@ -70,3 +70,17 @@ def test_result_reprs_are_compact():
     assert repr(prcurve.ConfidenceInterval(0.25, 0.5)) == (
         "ConfidenceInterval(low=0.25, high=0.5, level=0.95)"
     )
+
+
+def test_sklearn_subpackage_surface():
+    """``prcurve.sklearn``: an explicit, sorted, documented ``__all__`` of importable names."""
+    sk = importlib.import_module("prcurve.sklearn")
+    assert list(sk.__all__) == sorted(set(sk.__all__))
+    assert set(sk.__all__) == {
+        "ConstrainedThresholdClassifierCV",
+        "FoldResults",
+        "InfeasibleTargetError",
+        "make_operating_scorer",
+    }
+    for name in sk.__all__:
+        assert inspect.getdoc(getattr(sk, name)), f"prcurve.sklearn.{name} has no docstring"

@@ -158,7 +158,7 @@ def test_infeasible_raise_follows_error_score():
 
 
 def test_bad_options_are_named():
-    with pytest.raises(ValueError, match="criterion: expected exactly one of .* got none"):
+    with pytest.raises(ValueError, match=r"criterion: expected exactly one of .* got none"):
         make_operating_scorer()
     with pytest.raises(ValueError, match="got max_fpr, min_precision"):
         make_operating_scorer(min_precision=0.9, max_fpr=0.1)

@@ -109,9 +109,7 @@ def test_fold_results_match_a_brute_force_leave_one_fold_out(data):
     assert len(res.table().splitlines()) == 5
 
 
-@pytest.mark.parametrize(
-    "options", [dict(min_recall=0.7), dict(max_fpr=0.02), dict(top_k=60)]
-)
+@pytest.mark.parametrize("options", [dict(min_recall=0.7), dict(max_fpr=0.02), dict(top_k=60)])
 def test_other_criteria_use_the_same_rule(data, options):
     X, y = data
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
@@ -132,9 +130,9 @@ def test_deployment_prevalence_raises_the_threshold(data):
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
     options = dict(cv=cv, min_precision=0.5, n_resamples=50, rng=0)
     own = ConstrainedThresholdClassifierCV(LogisticRegression(), **options).fit(X, y)
-    rare = ConstrainedThresholdClassifierCV(
-        LogisticRegression(), prevalence=0.02, **options
-    ).fit(X, y)
+    rare = ConstrainedThresholdClassifierCV(LogisticRegression(), prevalence=0.02, **options).fit(
+        X, y
+    )
     oof = cross_val_predict(LogisticRegression(), X, y, cv=cv, method="predict_proba")[:, 1]
     assert rare.threshold_ == operating_point(y, oof, min_precision=0.5, prevalence=0.02).threshold
     assert rare.threshold_ > own.threshold_

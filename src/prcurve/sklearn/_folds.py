@@ -18,7 +18,7 @@ import numpy as np
 from .._core._exact import exact_precision, precision_at_least
 from .._core._results import compact_repr
 from .._inference._operating_ci import operating_point
-from ._scorers import SCORED
+from ._scorers import SCORED, _criterion_kwargs
 
 __all__ = ["FoldResults", "fold_results"]
 
@@ -126,8 +126,7 @@ def fold_results(
         prevalence[0] / prevalence[1] if isinstance(prevalence, tuple | list) else prevalence
     )  # fmt: skip
     out = {
-        name: np.full(k, np.nan)
-        for name in ("threshold", "precision", "recall", "fpr", "flagged")
+        name: np.full(k, np.nan) for name in ("threshold", "precision", "recall", "fpr", "flagged")
     }
     feasible, met = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
     n_pos = np.array([np.count_nonzero(y) for y in labels])
@@ -139,7 +138,9 @@ def fold_results(
         s_rest = np.concatenate([scores[j] for j in rest])
         # top_k: the budget k of all n rows, scaled to the rows at hand
         goal = target * (n - sizes[i]) / n if criterion == "top_k" else target
-        point = operating_point(y_rest, s_rest, **{criterion: goal}, prevalence=prevalence)
+        point = operating_point(
+            y_rest, s_rest, **_criterion_kwargs(criterion, goal), prevalence=prevalence
+        )
         if not point.feasible:
             continue
         feasible[i] = True

@@ -32,6 +32,11 @@ SCORED = {
 }
 
 
+def _criterion_kwargs(criterion: str, target: float) -> dict[str, Any]:
+    """``{criterion: target}``, for :func:`prcurve.operating_point`'s keyword arguments."""
+    return {criterion: target}
+
+
 class InfeasibleTargetError(ValueError):
     """No threshold meets the target on the scored data (raised with ``infeasible="raise"``)."""
 
@@ -73,7 +78,7 @@ def operating_score(
     ``min_precision``, ``max_fpr``) or ``.precision`` (``min_recall``, ``top_k``).
     """
     point = operating_point(
-        y_true, y_score, **{criterion: target}, prevalence=prevalence,
+        y_true, y_score, **_criterion_kwargs(criterion, target), prevalence=prevalence,
         sample_weight=sample_weight, pos_label=pos_label,
     )  # fmt: skip
     if not point.feasible:

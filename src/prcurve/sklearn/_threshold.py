@@ -30,7 +30,7 @@ from .._inference._operating_ci import operating_point
 from .._inference._partial_ci import check_deployment_prevalence
 from .._multi._sklearn import RESPONSE_METHODS, scores_from_estimator
 from ._folds import fold_results
-from ._scorers import InfeasibleTargetError
+from ._scorers import InfeasibleTargetError, _criterion_kwargs
 
 __all__ = ["ConstrainedThresholdClassifierCV"]
 
@@ -234,14 +234,13 @@ class ConstrainedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, Base
                     f"{n_pos} positives among {fold_y.shape[0]} rows (use a stratified splitter)"
                 )
             labels.append(fold_y)
+            fold_X = _safe_indexing(X, test)
+            method = self.response_method
             scores.append(
-                scores_from_estimator(
-                    est, _safe_indexing(X, test), response_method=self.response_method,
-                    pos_label=positive,
-                )  # fmt: skip
+                scores_from_estimator(est, fold_X, response_method=method, pos_label=positive)
             )
         point = operating_point(
-            np.concatenate(labels), np.concatenate(scores), **{criterion: target},
+            np.concatenate(labels), np.concatenate(scores), **_criterion_kwargs(criterion, target),
             prevalence=self.prevalence, interval="bootstrap", level=self.level,
             n_resamples=self.n_resamples, rng=self.rng,
         )  # fmt: skip
