@@ -236,3 +236,20 @@ def test_errors_name_the_parameter(data):
         ConstrainedThresholdClassifierCV(LogisticRegression(), min_recall=0.5, cv=bad_cv).fit(
             X, np.sort(y)
         )
+
+
+def test_replicates_missing_the_target_warn_at_the_callers_fit():
+    """The bootstrap's TargetNotMetWarning points at the user's ``fit``, not into prcurve."""
+    from prcurve import TargetNotMetWarning
+
+    from .test_scorers import ScoreColumn
+
+    rng = np.random.default_rng(0)
+    X = -np.arange(300.0)[:, None]  # ScoreColumn scores with X[:, 0]: row 0 first
+    y = rng.random(300) < 0.3
+    y[:2], y[2] = True, False  # precision 1 only at the top two rows: about 1 replicate in 8
+    clf = ConstrainedThresholdClassifierCV(ScoreColumn(), min_precision=1.0, n_resamples=200, rng=0)
+    with pytest.warns(TargetNotMetWarning, match=r"of the bootstrap replicates have no") as rec:
+        clf.fit(X, y)  # (misses both, (1 - 1/300)**600 ~ 0.13)
+    assert rec[0].filename == __file__
+    assert 0.8 < clf.operating_point_.feasible_fraction < 0.95 and clf.threshold_ == -1.0

@@ -14,6 +14,7 @@ scikit-learn is installed; ``import prcurve`` never does.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
-from .._core._operating import check_criterion
+from .._core._operating import TargetNotMetWarning, check_criterion
 from .._core._validation import check_choice
 from .._inference._operating_ci import operating_point
 from .._inference._partial_ci import check_deployment_prevalence
@@ -33,6 +34,12 @@ from ._folds import fold_results
 from ._scorers import InfeasibleTargetError, _criterion_kwargs
 
 __all__ = ["ConstrainedThresholdClassifierCV"]
+
+
+def _not_scored(estimator: Any, X: Any, y: Any) -> float:
+    """``cross_validate``'s scoring, unused: the folds are scored by the rule afterwards (and the
+    default, ``estimator.score``, would cost a prediction and require ``predict``)."""
+    return 0.0
 
 
 def _estimator_has(attr: str) -> Any:
@@ -114,7 +121,12 @@ class ConstrainedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, Base
     ``TunedThresholdClassifierCV`` instead averages each fold's objective curve; with one
     validation split and a score maximised by the same rule both choose the same threshold
     (``tests/sklearn/test_threshold.py``).  The threshold interval ignores the refit on all the
-    data: it describes the out-of-fold models' threshold.
+    data: it describes the out-of-fold models' threshold.  The rule meets the target on the
+    sample, so the deployed classifier's true precision straddles it: in
+    ``examples/coverage_constrained_threshold.py`` (binormal, n = 2000, ``min_precision=0.8``)
+    it reached 0.8 in 50 % of 300 repetitions, estimated by ``fold_results_.met_fraction``
+    (mean 0.556), while the 95 % intervals covered the true precision 0.943, recall 0.930 and
+    threshold 0.960.
 
     Examples
     --------
@@ -222,7 +234,7 @@ class ConstrainedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, Base
         splitter = check_cv(self.cv, y, classifier=True)
         cv = cross_validate(
             clone(self.estimator), X, y, cv=splitter, n_jobs=self.n_jobs, error_score="raise",
-            return_estimator=True, return_indices=True,
+            scoring=_not_scored, return_estimator=True, return_indices=True,
         )  # fmt: skip
         labels, scores = [], []
         for i, (est, test) in enumerate(zip(cv["estimator"], cv["indices"]["test"], strict=True)):
@@ -239,11 +251,15 @@ class ConstrainedThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, Base
             scores.append(
                 scores_from_estimator(est, fold_X, response_method=method, pos_label=positive)
             )
-        point = operating_point(
-            np.concatenate(labels), np.concatenate(scores), **_criterion_kwargs(criterion, target),
-            prevalence=self.prevalence, interval="bootstrap", level=self.level,
-            n_resamples=self.n_resamples, rng=self.rng,
-        )  # fmt: skip
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", TargetNotMetWarning)
+            point = operating_point(
+                np.concatenate(labels), np.concatenate(scores), prevalence=self.prevalence,
+                interval="bootstrap", level=self.level, n_resamples=self.n_resamples,
+                rng=self.rng, **_criterion_kwargs(criterion, target),
+            )  # fmt: skip
+        for warning in caught:  # re-emitted at the caller of fit, not inside prcurve
+            warnings.warn(str(warning.message), warning.category, stacklevel=2)
         if not point.feasible:
             raise InfeasibleTargetError(f"{criterion}: on the out-of-fold scores, {point.reason}")
         self.fold_results_ = fold_results(labels, scores, criterion, target, self.prevalence)
