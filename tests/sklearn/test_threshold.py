@@ -4,9 +4,12 @@ scores, scikit-learn's estimator checks, pipelines, grid search, and TunedThresh
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
@@ -22,7 +25,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from prcurve import ConfidenceInterval, OperatingPoint, operating_point
+from prcurve import ConfidenceInterval, OperatingPoint, TargetNotMetWarning, operating_point
 from prcurve.sklearn import (
     ConstrainedThresholdClassifierCV,
     FoldResults,
@@ -240,8 +243,6 @@ def test_errors_name_the_parameter(data):
 
 def test_replicates_missing_the_target_warn_at_the_callers_fit():
     """The bootstrap's TargetNotMetWarning points at the user's ``fit``, not into prcurve."""
-    from prcurve import TargetNotMetWarning
-
     from .test_scorers import ScoreColumn
 
     rng = np.random.default_rng(0)
@@ -253,3 +254,39 @@ def test_replicates_missing_the_target_warn_at_the_callers_fit():
         clf.fit(X, y)  # (misses both, (1 - 1/300)**600 ~ 0.13)
     assert rec[0].filename == __file__
     assert 0.8 < clf.operating_point_.feasible_fraction < 0.95 and clf.threshold_ == -1.0
+
+
+EXTREME = [-1.79e308, -(2.0**53), -1.0, 0.0, 5e-324, 1.0, 2.0**53, 1.79e308]
+
+
+@settings(max_examples=40, derandomize=True, deadline=None, database=None)
+@given(
+    data=st.data(),
+    n=st.integers(4, 30),
+    criterion=st.sampled_from(["min_precision", "min_recall", "max_fpr", "top_k"]),
+)
+def test_fuzz_ties_and_extreme_scores(data, n, criterion):
+    """Scores = X[:, 0] (ScoreColumn learns nothing), so the out-of-fold scores are X itself:
+    the threshold is operating_point's on them, or fit refuses the target; no NaN leaks."""
+    from .test_scorers import ScoreColumn
+
+    y = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    y[:2], y[2:4] = True, False  # two of each class: a 2-fold stratified split works
+    s = np.array(data.draw(st.lists(st.sampled_from(EXTREME), min_size=n, max_size=n)))
+    target = {"top_k": data.draw(st.floats(1, n)), "max_fpr": 0.25}.get(criterion, 0.5)
+    kwargs = {criterion: target}
+    point = operating_point(y, s, **kwargs)
+    clf = ConstrainedThresholdClassifierCV(ScoreColumn(), cv=2, n_resamples=20, rng=0, **kwargs)
+    if not point.feasible:
+        with pytest.raises(InfeasibleTargetError, match=criterion):
+            clf.fit(s[:, None], y)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TargetNotMetWarning)
+        clf.fit(s[:, None], y)
+    assert clf.threshold_ == point.threshold
+    res = clf.fold_results_
+    ok = res.feasible
+    assert np.isfinite(res.recall[ok]).all() and np.isfinite(res.fpr[ok]).all()
+    np.testing.assert_array_equal(np.isnan(res.precision), ~ok | (res.flagged == 0))
+    np.testing.assert_array_equal(clf.predict(s[:, None]), s >= point.threshold)
