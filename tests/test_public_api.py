@@ -118,3 +118,17 @@ def test_top_k_lift_gain_names_present():
 def test_cost_and_net_benefit_names_present():
     names = {"CostCurve", "ExpectedCost", "NetBenefitCurve", "cost_curve", "expected_cost"}
     assert names | {"net_benefit"} <= set(prcurve.__all__)
+
+
+def test_sklearn_subpackage_surface():
+    """``prcurve.sklearn``: an explicit, sorted, documented ``__all__`` of importable names."""
+    sk = importlib.import_module("prcurve.sklearn")
+    assert list(sk.__all__) == sorted(set(sk.__all__))
+    assert set(sk.__all__) == {
+        "ConstrainedThresholdClassifierCV",
+        "FoldResults",
+        "InfeasibleTargetError",
+        "make_operating_scorer",
+    }
+    for name in sk.__all__:
+        assert inspect.getdoc(getattr(sk, name)), f"prcurve.sklearn.{name} has no docstring"
