@@ -20,3 +20,22 @@ def make_problem(rng, n=300, prevalence=0.2, ties=False, weights=False):
         s = np.round(s * 2) / 2
     w = rng.random(n) * 3 if weights else None
     return y, s, w
+
+
+def import_reference(name: str):
+    """Import another tool's package that a test checks prcurve against (``dcurves``, ...).
+
+    Installed by the ``test`` extra, so CI (env var ``CI`` set) fails without it; elsewhere the
+    test is skipped with the install line.  Such tests carry the ``reference`` marker: the
+    minimum-versions CI job deselects them, because the reference packages' own requirements
+    would lift prcurve's dependencies above their declared minimums.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        message = f"{name} is not installed (pip install -e '.[test]')"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must compare with {name}: {message}")
+        pytest.skip(message)

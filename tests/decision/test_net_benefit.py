@@ -6,6 +6,8 @@ from scipy import stats
 
 from prcurve import net_benefit
 
+from ..conftest import import_reference
+
 
 def _data(seed, n=400, ties=False):
     rng = np.random.default_rng(seed)
@@ -61,6 +63,7 @@ def test_best_threshold_prefers_the_higher_threshold_on_ties():
     assert nb.best_net_benefit.tolist() == [0.0, 0.0]
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("prevalence", [None, 0.03])
 def test_dcurves_agrees_to_1e_12(prevalence):
     """``dcurves.dca`` (binary outcome; ``prevalence`` there is the case-control prevalence).
@@ -69,8 +72,8 @@ def test_dcurves_agrees_to_1e_12(prevalence):
     score of 0 is never flagged, even at p_t = 0 where ``score >= 0`` flags it here.  On the
     data set with exact zeros p_t = 0 is therefore left out of the comparison.
     """
-    pd = pytest.importorskip("pandas")
-    dcurves = pytest.importorskip("dcurves")
+    pd = import_reference("pandas")
+    dcurves = import_reference("dcurves")
     thresholds = np.round(np.arange(0.0, 1.0, 0.01), 2)
     for seed, ties in [(5, False), (6, True), (7, False)]:
         y, p = _data(seed, n=250 + 50 * seed, ties=ties)
