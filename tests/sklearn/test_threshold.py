@@ -45,8 +45,23 @@ CHECKED = ConstrainedThresholdClassifierCV(
 EXEMPT = {"check_classifiers_train": "the threshold is tuned, not 0.5: predict != argmax(proba)"}
 
 
-@parametrize_with_checks([CHECKED], expected_failed_checks=lambda estimator: EXEMPT)
+# scikit-learn >= 1.6 marks the exemption itself; older releases (the declared minimum is 1.4)
+# have no ``expected_failed_checks``: there the test asserts the failure and reports an xfail.
+try:
+    _CHECKS = parametrize_with_checks([CHECKED], expected_failed_checks=lambda e: EXEMPT)
+    _NATIVE_EXEMPTION = True
+except TypeError:
+    _CHECKS = parametrize_with_checks([CHECKED])
+    _NATIVE_EXEMPTION = False
+
+
+@_CHECKS
 def test_scikit_learn_estimator_checks(estimator, check):
+    name = getattr(check, "func", check).__name__
+    if not _NATIVE_EXEMPTION and name in EXEMPT:
+        with pytest.raises(AssertionError):
+            check(estimator)
+        pytest.xfail(EXEMPT[name])
     check(estimator)
 
 
