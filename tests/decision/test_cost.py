@@ -102,3 +102,15 @@ def test_errors_name_the_parameter():
         cost_curve(y, s).at([0.5, 2.0])
     with pytest.raises(ValueError, match=r"y_true: expected both classes"):
         cost_curve([1, 1], [0.2, 0.3])
+
+
+def test_probability_cost_where_the_products_underflow():
+    """A negative of weight 5e-324 beside a positive of weight 1, c_FN = 0: π·c_FN and
+    (1 − π)·c_FP both round to 0 as products, yet PC(+) is exactly 0 (found by hypothesis on
+    the minimum-versions job; it was a ZeroDivisionError)."""
+    ec = expected_cost([1, 0], [0.0, 0.0], cost_fp=5e-324, cost_fn=0.0, sample_weight=[1.0, 5e-324])
+    assert ec.probability_cost == 0.0
+    assert np.isfinite(ec.expected_cost).all() and np.isfinite(ec.normalized_cost).all()
+    # both costs positive, classes 1e300 apart: PC(+) from the log-ratio, no 0/0
+    ec = expected_cost([1, 0], [1.0, 0.0], cost_fp=1.0, cost_fn=1.0, sample_weight=[1e300, 1.0])
+    assert ec.probability_cost == pytest.approx(1.0 / (1.0 + 1e-300))

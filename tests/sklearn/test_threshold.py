@@ -17,7 +17,6 @@ from sklearn.metrics import make_scorer, precision_score, recall_score
 from sklearn.model_selection import (
     GridSearchCV,
     StratifiedKFold,
-    TunedThresholdClassifierCV,
     cross_val_predict,
 )
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -157,9 +156,12 @@ def test_deployment_prevalence_raises_the_threshold(data):
     assert rare.fold_results_.prevalence == 0.02
 
 
+@pytest.mark.reference  # TunedThresholdClassifierCV is scikit-learn >= 1.5 (our minimum: 1.4)
 def test_same_threshold_as_tuned_threshold_classifier_when_the_objective_coincides(data):
     """One validation split, thresholds = its distinct scores, and TunedThresholdClassifierCV
     maximising "recall if precision >= p" (ties: fewest flagged, i.e. the highest threshold)."""
+    from sklearn.model_selection import TunedThresholdClassifierCV
+
     X, y = data
     train, val = next(StratifiedKFold(3, shuffle=True, random_state=3).split(X, y))
     split = [(train, val)]
@@ -210,7 +212,7 @@ def test_decision_function_and_string_classes():
     y = np.where(rng.random(600) < 0.2, "spam", "ham")
     X = rng.normal(size=(600, 3)) + 1.5 * (y == "spam")[:, None]
     clf = ConstrainedThresholdClassifierCV(
-        LinearSVC(), min_precision=0.8, pos_label="spam", n_resamples=50, rng=0
+        LinearSVC(dual=False), min_precision=0.8, pos_label="spam", n_resamples=50, rng=0
     ).fit(X, y)
     assert set(clf.predict(X)) <= {"spam", "ham"}
     flagged = clf.predict(X) == "spam"
@@ -218,7 +220,7 @@ def test_decision_function_and_string_classes():
     np.testing.assert_array_equal(flagged, clf.decision_function(X) >= clf.threshold_)
     assert not hasattr(clf, "predict_proba")  # LinearSVC has none
     ham = ConstrainedThresholdClassifierCV(
-        LinearSVC(), min_recall=0.9, pos_label="ham", n_resamples=50, rng=0
+        LinearSVC(dual=False), min_recall=0.9, pos_label="ham", n_resamples=50, rng=0
     ).fit(X, y)
     np.testing.assert_array_equal(
         ham.predict(X) == "ham", -ham.decision_function(X) >= ham.threshold_

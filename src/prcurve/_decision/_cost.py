@@ -18,6 +18,7 @@ Holte: it is the best decision when the costs make every flag too expensive.
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from typing import Any
@@ -92,6 +93,24 @@ class ExpectedCost:
     probability_cost: float
 
 
+def _probability_cost(n_pos: float, n_neg: float, c_fp: float, c_fn: float) -> float:
+    """PC(+) = π·c_FN / (π·c_FN + (1 − π)·c_FP), with π = n_pos / (n_pos + n_neg).
+
+    Written as 1 / (1 + r), r = (n_neg / n_pos)·(c_FP / c_FN), with r formed from logarithms:
+    the products underflow or overflow for weights and costs near the ends of float64 (a class
+    weight of 5e-324 beside 1), where the quotient of the products would be 0/0.  A zero cost
+    gives the exact end (0 or 1); both classes and one cost are positive here.
+    """
+    if c_fn == 0.0:
+        return 0.0
+    if c_fp == 0.0:
+        return 1.0
+    log_r = (math.log(n_neg) - math.log(n_pos)) + (math.log(c_fp) - math.log(c_fn))
+    if log_r > 709.0:  # exp would overflow: PC(+) below the smallest float
+        return 0.0
+    return 1.0 / (1.0 + math.exp(log_r))
+
+
 def expected_cost(
     y_true: Any,
     y_score: Any,
@@ -142,14 +161,18 @@ def expected_cost(
         raise ValueError("cost_fp and cost_fn: expected at least one positive cost, got both 0")
     pi = None if prevalence is None else check_prevalence(prevalence)
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
-    if pi is None:
-        pi = float(counts.n_pos / (counts.n_pos + counts.n_neg))
+    n_pos, n_neg = float(counts.n_pos), float(counts.n_neg)
+    if pi is None:  # both shares from the counts: 1 - π would cancel when n_neg << n_pos
+        pos_share, neg_share = n_pos / (n_pos + n_neg), n_neg / (n_pos + n_neg)
+    else:
+        pos_share, neg_share = pi, 1.0 - pi
+        n_pos, n_neg = pi, 1.0 - pi
     thresholds, fpr, tpr = _rates(counts)
     fnr = 1.0 - tpr
     # costs as fractions of the larger one, so that no product or sum overflows
     top = max(c_fp, c_fn)
-    a, b = pi * (c_fn / top), (1.0 - pi) * (c_fp / top)
-    pc = a / (a + b)
+    a, b = pos_share * (c_fn / top), neg_share * (c_fp / top)
+    pc = _probability_cost(n_pos, n_neg, c_fp, c_fn)
     normalized = pc * fnr + (1.0 - pc) * fpr
     cost = (a * fnr + b * fpr) * top
     best = int(np.argmin(cost))  # the first minimum: the highest threshold among ties
@@ -164,7 +187,7 @@ def expected_cost(
         minimum_normalized=float(normalized[best]),
         cost_fp=c_fp,
         cost_fn=c_fn,
-        prevalence=pi,
+        prevalence=pos_share,
         probability_cost=float(pc),
     )
 
