@@ -103,7 +103,7 @@ def torchmetrics(y, s, thresholds=None) -> float:
             if k == len(order) - 1 or pred[order[k + 1]] != pred[i]:
                 precision.append(tp / (tp + fp))
                 recall.append(tp / n_pos)
-        precision, recall = precision[::-1] + [1.0], recall[::-1] + [0.0]
+        precision, recall = [*precision[::-1], 1.0], [*recall[::-1], 0.0]
     else:
         grid = np.linspace(0, 1, thresholds, dtype=np.float32).astype(np.float64)
         precision, recall = [], []
@@ -113,7 +113,7 @@ def torchmetrics(y, s, thresholds=None) -> float:
             fp = sum(1 for yi, p in zip(y, pred, strict=True) if not yi and p >= th)
             precision.append(0.0 if tp + fp == 0 else tp / (tp + fp))  # NaN -> 0
             recall.append(tp / n_pos)
-        precision, recall = precision + [1.0], recall + [0.0]
+        precision, recall = [*precision, 1.0], [*recall, 0.0]
     return -sum((recall[i + 1] - recall[i]) * precision[i] for i in range(len(recall) - 1))
 
 
@@ -209,7 +209,11 @@ def prroc(y, s, w=None) -> tuple[float, float]:
             if b == 0:
                 v = (tp / r - tpp / r) / a
             else:
-                v = (tp / r - tpp / r - b / a * (math.log(a * tp / r + b) - math.log(a * tpp / r + b))) / a
+                v = (
+                    tp / r
+                    - tpp / r
+                    - b / a * (math.log(a * tp / r + b) - math.log(a * tpp / r + b))
+                ) / a
         integral += v
         p = tp / (tp + fp)
         p_prev = tpp / (tpp + fpp) if tpp + fpp > 0 else float("nan")
@@ -228,7 +232,7 @@ def prroc(y, s, w=None) -> tuple[float, float]:
 
 def rocr(y, s) -> float:
     """ipa-tys/ROCR R/performance_measures.R .performance.aucpr, with R's append(after = i)."""
-    pts = [(0.0, 0.0)] + _distinct_counts(y, s)
+    pts = [(0.0, 0.0), *_distinct_counts(y, s)]
     n_pos = pts[-1][0]
     fewest: dict[float, float] = {}
     for tp, fp in pts:

@@ -65,7 +65,9 @@ def test_sklearn_against_scikit_learn(case):
 def test_spark(case, num_bins):
     y, s = case
     expected = ref.spark(y, s, num_bins=num_bins)
-    assert compat.auc_pr(y, s, tool="spark", num_bins=num_bins) == pytest.approx(expected, abs=1e-12)
+    assert compat.auc_pr(y, s, tool="spark", num_bins=num_bins) == pytest.approx(
+        expected, abs=1e-12
+    )
 
 
 def test_spark_binning_and_start_point_change_the_value():

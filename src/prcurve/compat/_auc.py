@@ -34,8 +34,7 @@ def _torch_thresholds(value: Any) -> Any:
     grid = np.asarray(value, dtype=np.float64) if np.ndim(value) == 1 else None
     if grid is None or grid.shape[0] < 1 or not np.isfinite(grid).all():
         raise ValueError(
-            f"thresholds: expected None, an integer >= 2 or a list of finite numbers, "
-            f"got {value!r}"
+            f"thresholds: expected None, an integer >= 2 or a list of finite numbers, got {value!r}"
         )
     return grid
 
@@ -131,7 +130,7 @@ def auc_pr(
     >>> from prcurve import compat
     >>> y, s = [1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.7, 0.7, 0.1]
     >>> round(compat.auc_pr(y, s, tool="sklearn"), 4), round(compat.auc_pr(y, s, tool="spark"), 4)
-    (0.8056, 0.7917)
+    (0.7333, 0.7)
     """
     tool = check_tool(tool)
     options = _options(tool, tool_options)

@@ -67,7 +67,9 @@ class ToolComparison:
         for row in self.rows:
             if row.tool == tool:
                 return row.value
-        raise KeyError(f"tool: expected one of {', '.join(r.tool for r in self.rows)}, got {tool!r}")
+        raise KeyError(
+            f"tool: expected one of {', '.join(r.tool for r in self.rows)}, got {tool!r}"
+        )
 
     def largest_difference(self) -> ToolValue:
         """The row farthest from the exact Davis–Goadrich area."""

@@ -59,13 +59,17 @@ def prroc_dg_area(counts: BinaryCounts) -> float:
     fp = counts.fp.astype(np.float64)
     tp_prev, fp_prev = _previous(tp), _previous(fp)
     p = tp / (tp + fp)
-    p_prev = np.divide(tp_prev, tp_prev + fp_prev, out=np.zeros_like(tp), where=tp_prev + fp_prev > 0)
+    p_prev = np.divide(
+        tp_prev, tp_prev + fp_prev, out=np.zeros_like(tp), where=tp_prev + fp_prev > 0
+    )
     terms = (tp - tp_prev) * (p_prev + p) / 2
     terms[0] = tp[0] * p[0]  # from TP = FP = 0: the rectangle at the first point's precision
     expand = (tp - tp_prev > 1) & (p != p_prev)
     expand[0] = False
     if expand.any():
-        terms[expand] = _dg_step_trapezoids(tp_prev[expand], fp_prev[expand], tp[expand], fp[expand])
+        terms[expand] = _dg_step_trapezoids(
+            tp_prev[expand], fp_prev[expand], tp[expand], fp[expand]
+        )
     return float(np.sum(terms) / counts.n_pos)
 
 

@@ -147,8 +147,7 @@ _ENTRIES = (
         "yardstick",
         "yardstick pr_auc",
         "tidymodels/yardstick R/probcurve-pr_curve.R, pr_curve_binary; R/prob-helpers.R, auc",
-        "trapezoid from (0, 1) over one point per distinct threshold (prcurve's "
-        "lower_trapezoid)",
+        "trapezoid from (0, 1) over one point per distinct threshold (prcurve's lower_trapezoid)",
         True,
         "source formula",
     ),
