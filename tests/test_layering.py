@@ -37,6 +37,8 @@ ALLOWED: dict[str, set[str]] = {
     # the public scikit-learn integration: scorers and threshold tuning (sklearn imported lazily)
     "sklearn": STATISTICS,
     "cases": {"_core", "_population"},
+    # the public reproduction of other tools' AUC-PR conventions (no tool is imported)
+    "compat": STATISTICS,
     # the public Dask engine: statistics on dask collections (dask itself imported lazily)
     "dask": STATISTICS,
     "plot": STATISTICS,

@@ -132,3 +132,21 @@ def test_sklearn_subpackage_surface():
     }
     for name in sk.__all__:
         assert inspect.getdoc(getattr(sk, name)), f"prcurve.sklearn.{name} has no docstring"
+
+
+def test_compat_subpackage_surface():
+    """``prcurve.compat``: an explicit, sorted, documented ``__all__`` of importable names."""
+    compat = importlib.import_module("prcurve.compat")
+    assert list(compat.__all__) == sorted(set(compat.__all__))
+    assert set(compat.__all__) == {
+        "TOOLS",
+        "ToolComparison",
+        "ToolConvention",
+        "ToolValue",
+        "auc_pr",
+        "compare_tools",
+    }
+    for name in compat.__all__:
+        if name != "TOOLS":
+            assert inspect.getdoc(getattr(compat, name)), f"prcurve.compat.{name} has no docstring"
+    assert all(e.convention and e.source for e in compat.TOOLS.values())

@@ -1,0 +1,124 @@
+"""Tools that count at fewer thresholds than the distinct scores: Spark, Keras, torchmetrics.
+
+Every function reads the engine's one sorted count table (:class:`~prcurve.BinaryCounts`,
+thresholds decreasing, cumulative TP/FP): a tool's bins are groups of its rows, so the counts
+at a bin boundary are the cumulative counts of the last distinct score the bin admits.
+
+Sources (read, not copied):
+
+* Spark: ``mllib/src/main/scala/org/apache/spark/mllib/evaluation/
+  BinaryClassificationMetrics.scala`` (``cumulativeCounts`` groups consecutive distinct scores
+  into chunks of ``countsSize / numBins``, a chunk's point being its last, lowest score; ``pr()``
+  prepends ``(0, precision of the first point)``) and ``AreaUnderCurve.scala`` (``of``: the
+  trapezoid rule).  ``pyspark.ml.evaluation.BinaryClassificationEvaluator`` defaults to
+  ``numBins=1000``; ``BinaryClassificationMetrics`` alone to 0 (no binning).  Chunks are formed
+  per partition in Spark; this is the one-partition result.
+* Keras 3 (and tf.keras): ``keras/src/metrics/confusion_metrics.py`` ``AUC`` (thresholds
+  ``[−ε, 1/(T−1), …, (T−2)/(T−1), 1+ε]``; ``interpolate_pr_auc``) and
+  ``keras/src/metrics/metrics_utils.py`` ``update_confusion_matrix_variables`` (scores clipped
+  to [0, 1]; with evenly spaced thresholds an instance lands in bucket
+  ``max(⌈s·(T−1)⌉ − 1, 0)`` computed in float32, i.e. it counts at every threshold it exceeds).
+  Keras's closed form ``slope·(ΔTP + intercept·ln(P_B/P_A))`` is the exact Davis–Goadrich
+  integral over each pair of consecutive thresholds, and a constant-precision rectangle from an
+  empty bin: :func:`prcurve._core._interpolation.dg_segment_areas` on the binned counts.
+* torchmetrics: ``functional/classification/precision_recall_curve.py``
+  (``_binary_precision_recall_curve_format``: a sigmoid when any score is outside [0, 1];
+  ``_adjust_threshold_arg``: ``linspace(0, 1, T)``; ``_update_vectorized``: ``score >=
+  threshold``; ``_compute``: NaN precision of an empty bin, a final point (recall 0,
+  precision 1)) and ``functional/classification/average_precision.py``
+  (``_binary_average_precision_compute``: NaN → 0, ``−Σ (R_{i+1} − R_i)·P_i``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import expit
+
+from .._core._area import area_from_counts
+from .._core._counts import BinaryCounts
+from .._core._interpolation import dg_segment_areas
+
+__all__ = ["keras_area", "spark_area", "torchmetrics_area"]
+
+
+def spark_area(counts: BinaryCounts, *, num_bins: int) -> float:
+    """Spark's ``areaUnderPR``: trapezoid from ``(0, first precision)`` over the (binned) points."""
+    tp, fp = counts.tp, counts.fp
+    k = tp.shape[0]
+    grouping = k // num_bins if num_bins > 0 else 0
+    if grouping >= 2:
+        # chunks of `grouping` consecutive distinct scores; the last chunk may be shorter
+        ends = np.arange(grouping - 1, k, grouping)
+        if ends[-1] != k - 1:
+            ends = np.append(ends, k - 1)
+        tp, fp = tp[ends], fp[ends]
+    recall = np.concatenate([[0.0], tp / counts.n_pos])
+    precision = tp / np.add(tp, fp, dtype=np.float64)
+    precision = np.concatenate([precision[:1], precision])
+    return float(np.sum(np.diff(recall) * (precision[1:] + precision[:-1])) / 2)
+
+
+def _bin_masses(counts: BinaryCounts, bins: np.ndarray, n_bins: int):
+    """Positive and negative mass per bin, from the per-threshold increments of the counts."""
+    dtp = np.diff(counts.tp, prepend=0).astype(np.float64)
+    dfp = np.diff(counts.fp, prepend=0).astype(np.float64)
+    return (
+        np.bincount(bins, weights=dtp, minlength=n_bins),
+        np.bincount(bins, weights=dfp, minlength=n_bins),
+    )
+
+
+def keras_area(counts: BinaryCounts, *, num_thresholds: int) -> float:
+    """Keras ``AUC(curve="PR")``: the Davis–Goadrich area through ``num_thresholds`` bins."""
+    t = num_thresholds
+    s32 = np.clip(counts.thresholds.astype(np.float32), np.float32(0), np.float32(1))
+    bucket = np.ceil(s32 * np.float32(t - 1)) - np.float32(1)
+    bucket = np.maximum(bucket, 0).astype(np.intp)
+    pos, neg = _bin_masses(counts, bucket, t)
+    # counts at threshold j: every bucket >= j (cumulative from the top threshold down)
+    tp = np.cumsum(pos[::-1])[::-1]
+    fp = np.cumsum(neg[::-1])[::-1]
+    # consecutive thresholds j+1 (fewer predicted) -> j; threshold T-1 (1+ε) admits nothing
+    areas = dg_segment_areas(tp[1:], fp[1:], tp[:-1], fp[:-1])
+    return float(np.sum(areas) / counts.n_pos)
+
+
+def _torch_scores(thresholds: np.ndarray) -> np.ndarray:
+    """torchmetrics's input normalisation: a sigmoid when any score is outside [0, 1].
+
+    Computed in the scores' own floating dtype, as torch would (float32 saturates at 1.0 for
+    scores above about 17, merging them into one tie).
+    """
+    s = thresholds if thresholds.dtype.kind == "f" else thresholds.astype(np.float64)
+    if ((s < 0) | (s > 1)).any():
+        s = expit(s)
+    return s
+
+
+def _merge_equal(values: np.ndarray, counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
+    """Counts at the distinct ``values`` (non-increasing): the last row of each run."""
+    last = np.ones(values.shape[0], dtype=bool)
+    last[:-1] = values[1:] != values[:-1]
+    return counts.tp[last], counts.fp[last]
+
+
+def torchmetrics_area(counts: BinaryCounts, *, thresholds) -> float:
+    """torchmetrics ``BinaryAveragePrecision``: exact (``thresholds=None``) or binned."""
+    s = _torch_scores(counts.thresholds)
+    if thresholds is None:
+        tp, fp = _merge_equal(s, counts)
+        return area_from_counts(tp, fp, counts.n_pos, "average_precision")
+    grid = (
+        np.linspace(0, 1, thresholds, dtype=np.float32)
+        if isinstance(thresholds, int | np.integer)
+        else np.sort(np.asarray(thresholds))
+    ).astype(np.float64)
+    # number of distinct scores >= each threshold (scores decreasing)
+    admitted = np.searchsorted(-s.astype(np.float64), -grid, side="right")
+    cum_tp = np.concatenate([[0], counts.tp]).astype(np.float64)
+    cum_fp = np.concatenate([[0], counts.fp]).astype(np.float64)
+    tp, fp = cum_tp[admitted], cum_fp[admitted]
+    total = tp + fp
+    precision = np.divide(tp, total, out=np.zeros_like(tp), where=total > 0)
+    recall = np.append(tp / counts.n_pos, 0.0)
+    return float(np.sum((recall[:-1] - recall[1:]) * precision))

@@ -1,0 +1,76 @@
+"""ROCR's ``performance(pred, "aucpr")``, including the order its interpolated points end in.
+
+Source (read, not copied): ROCR 1.0-11, ``R/performance_measures.R``, ``.performance.aucpr``
+(by T. Unterthiner).  ``prediction()`` starts the counts with the cutoff ``Inf`` (TP = FP = 0).
+The measure keeps, for each TP level, the point with the fewest false positives, gives the
+``(0, 0)`` point precision 1, and for each pair of consecutive points ``i, i+1`` whose TP grows
+by more than 2 inserts the Davis–Goadrich points ``TP_i + x``, ``x = 1 … ΔTP``, with
+``append(..., after = i)`` — into vectors that earlier insertions have already lengthened, while
+``i`` still counts the original points.  Once one block is inserted, later blocks land before
+the points they belong to, the recall sequence goes back and forth, and the trapezoid sum over
+it counts some strips negatively.  On continuous scores (no TP jump above 2) none of this
+happens and the value is the trapezoid from (0, 1) over the points.
+
+The insertion order is a stack: after step ``i`` the first ``i + 1`` entries are final, each
+step pushes its block in front of the entries not yet final and then fixes the front one.  It
+is replayed block by block (never point by point), so the cost is linear in the output.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core._counts import BinaryCounts
+
+__all__ = ["rocr_area"]
+
+
+def _replay(
+    rec: np.ndarray, prec: np.ndarray, blocks: list[tuple[int, np.ndarray, np.ndarray]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The vectors after ROCR's insertions (``blocks``: (step i, recalls, precisions), i
+    increasing, 0-based: inserted after entry i of the current vectors)."""
+    done_r, done_p = [rec[:1]], [prec[:1]]
+    stack = [(rec[1:], prec[1:])]  # entries not yet final, front of the list = bottom
+    fixed = 0  # steps whose front entry is final
+
+    def fix(count: int) -> None:
+        while count and stack:
+            r, p = stack[-1]
+            take = min(count, r.shape[0])
+            done_r.append(r[:take])
+            done_p.append(p[:take])
+            count -= take
+            if take == r.shape[0]:
+                stack.pop()
+            else:
+                stack[-1] = (r[take:], p[take:])
+
+    for step, r, p in blocks:
+        fix(step - fixed)
+        fixed = step
+        stack.append((r, p))
+    for r, p in reversed(stack):
+        done_r.append(r)
+        done_p.append(p)
+    return np.concatenate(done_r), np.concatenate(done_p)
+
+
+def rocr_area(counts: BinaryCounts) -> float:
+    """ROCR's area under the precision/recall curve."""
+    tp = np.concatenate([[0.0], counts.tp.astype(np.float64)])
+    fp = np.concatenate([[0.0], counts.fp.astype(np.float64)])
+    first = np.ones(tp.shape[0], dtype=bool)  # the fewest-FP point of each TP level
+    first[1:] = tp[1:] != tp[:-1]
+    tp, fp = tp[first], fp[first]
+    prec = np.divide(tp, tp + fp, out=np.ones_like(tp), where=tp + fp > 0)
+    rec = tp / counts.n_pos
+    jumps = np.flatnonzero(np.diff(tp) > 2)
+    blocks = []
+    for i in jumps.tolist():
+        x = np.arange(1.0, tp[i + 1] - tp[i] + 1)
+        skew = (fp[i + 1] - fp[i]) / (tp[i + 1] - tp[i])
+        blocks.append((i, (x + tp[i]) / counts.n_pos, (x + tp[i]) / (tp[i] + fp[i] + x + skew * x)))
+    if blocks:
+        rec, prec = _replay(rec, prec, blocks)
+    return float(np.sum(np.diff(rec) * (prec[1:] + prec[:-1])) / 2)
