@@ -70,9 +70,10 @@ def main() -> None:
         n_resamples_auto=True,
     )  # fmt: skip
     seeds = iter(np.random.SeedSequence(0).spawn(8))
-    tasks = _analysis._inference_tasks(problems, settings, seeds)
     # the operating-point tables (every row, drawn coarse to fine), from the curves already had
     curves = {k: {"pr": pr_curve(yk, sk)} for k, (yk, sk, _) in problems.items()}
+    distinct = {k: int(c["pr"].thresholds.shape[0]) for k, c in curves.items()}
+    tasks = _analysis._inference_tasks(problems, settings, seeds, distinct)
     tasks += _analysis._operating_tasks(problems, curves, settings)
     from sklearn.metrics import average_precision_score, precision_recall_curve
 
