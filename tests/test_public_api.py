@@ -132,3 +132,10 @@ def test_sklearn_subpackage_surface():
     }
     for name in sk.__all__:
         assert inspect.getdoc(getattr(sk, name)), f"prcurve.sklearn.{name} has no docstring"
+
+
+def test_profile_likelihood_names_present():
+    """Issue 27 item 5: profile-likelihood (Wilks) regions for a precision-recall point."""
+    assert {"ProfileRegion", "pr_profile_region", "pr_profile_statistic"} <= set(prcurve.__all__)
+    assert prcurve.ProfileRegion.__module__ == "prcurve._inference._profile"
+    assert len(repr(prcurve.pr_profile_region(40, 10, 20, 930))) < 1000

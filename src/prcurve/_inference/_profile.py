@@ -167,7 +167,9 @@ def pr_profile_statistic(tp: Any, fp: Any, fn: Any, tn: Any, precision: Any, rec
         The statistic, of the broadcast shape of ``precision`` and ``recall``.
     """
     t, f, m, _ = _check_counts(tp, fp, fn, tn)
-    return _statistic((t, f, m), _check_rates(precision, "precision"), _check_rates(recall, "recall"))
+    return _statistic(
+        (t, f, m), _check_rates(precision, "precision"), _check_rates(recall, "recall")
+    )
 
 
 def _bisect(inside, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -194,7 +196,9 @@ def _binomial_lr_interval(x: int, m: int, crit: float, level: float) -> Confiden
 
     hat = x / m
     low = 0.0 if x == 0 else float(_bisect(lambda t: stat(t) <= crit, np.array(hat), np.array(0.0)))
-    high = 1.0 if x == m else float(_bisect(lambda t: stat(t) <= crit, np.array(hat), np.array(1.0)))
+    high = (
+        1.0 if x == m else float(_bisect(lambda t: stat(t) <= crit, np.array(hat), np.array(1.0)))
+    )
     return ConfidenceInterval(low=low, high=high, level=level)
 
 
