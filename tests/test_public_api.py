@@ -150,3 +150,10 @@ def test_compat_subpackage_surface():
         if name != "TOOLS":
             assert inspect.getdoc(getattr(compat, name)), f"prcurve.compat.{name} has no docstring"
     assert all(e.convention and e.source for e in compat.TOOLS.values())
+
+
+def test_profile_likelihood_names_present():
+    """Issue 27 item 5: profile-likelihood (Wilks) regions for a precision-recall point."""
+    assert {"ProfileRegion", "pr_profile_region", "pr_profile_statistic"} <= set(prcurve.__all__)
+    assert prcurve.ProfileRegion.__module__ == "prcurve._inference._profile"
+    assert len(repr(prcurve.pr_profile_region(40, 10, 20, 930))) < 1000

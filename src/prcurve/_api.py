@@ -47,6 +47,7 @@ from ._inference._delong import (
 )
 from ._inference._operating_ci import operating_point
 from ._inference._pointwise import PointwiseCI, pr_pointwise_ci
+from ._inference._profile import ProfileRegion, pr_profile_region, pr_profile_statistic
 from ._multi._curves import MultiPRCurves, auc_pr, pr_curves
 from ._multi._folds import CVPRCurves, FoldAUC, cv_pr_curves
 from ._multi._interval import AveragedAUCPRInterval, auc_pr_multi_ci
