@@ -132,3 +132,16 @@ def test_sklearn_subpackage_surface():
     }
     for name in sk.__all__:
         assert inspect.getdoc(getattr(sk, name)), f"prcurve.sklearn.{name} has no docstring"
+
+
+def test_study_planning_names_present():
+    """Issue 27 item 4: sample size for an AP interval, power of the paired AP test."""
+    names = {
+        "APHalfWidth",
+        "APPowerPlan",
+        "APPrecisionPlan",
+        "ap_half_width",
+        "plan_ap_power",
+        "plan_ap_precision",
+    }
+    assert names <= set(prcurve.__all__)
