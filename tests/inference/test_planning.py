@@ -42,7 +42,7 @@ def test_simulated_ap_equals_scikit_learn_on_the_same_draws(model):
     pos = model.positive.rvs(size=(40, 30), random_state=gen)
     neg = model.negative.rvs(size=(40, n_neg), random_state=gen)
     y = np.r_[np.ones(30), np.zeros(n_neg)]
-    ap = np.array([average_precision_score(y, np.r_[p, q]) for p, q in zip(pos, neg)])
+    ap = np.array([average_precision_score(y, np.r_[p, q]) for p, q in zip(pos, neg, strict=True)])
     assert r.n_neg == n_neg
     assert r.mean_ap == pytest.approx(ap.mean(), rel=1e-12)
     assert r.sd_ap == pytest.approx(ap.std(ddof=1), rel=1e-10)
@@ -55,7 +55,9 @@ def test_binomial_and_logit_half_widths_are_boyds_intervals_averaged():
     pos = model.positive.rvs(size=(50, 40), random_state=gen)
     neg = model.negative.rvs(size=(50, 360), random_state=gen)
     y = np.r_[np.ones(40), np.zeros(360)]
-    theta = np.array([average_precision_score(y, np.r_[p, q]) for p, q in zip(pos, neg)])
+    theta = np.array(
+        [average_precision_score(y, np.r_[p, q]) for p, q in zip(pos, neg, strict=True)]
+    )
     binom = np.minimum(1, theta + Z95 * np.sqrt(theta * (1 - theta) / 40)) - np.maximum(
         0, theta - Z95 * np.sqrt(theta * (1 - theta) / 40)
     )

@@ -61,7 +61,7 @@ def test_difference_shifts_the_positives_to_the_target_ap():
 def test_power_intervals_and_standard_errors():
     a = _binormal(1.5)
     plan = plan_ap_power(a, difference=0.05, n_pos=[80, 160], n_sim=50, rng=6)
-    for p, se, ci in zip(plan.power, plan.power_se, plan.power_intervals):
+    for p, se, ci in zip(plan.power, plan.power_se, plan.power_intervals, strict=True):
         k = round(p * 50)
         assert se == pytest.approx(np.sqrt(p * (1 - p) / 50))
         lo = stats.beta.ppf(0.025, k, 50 - k + 1) if k > 0 else 0.0
@@ -85,17 +85,37 @@ def test_copula_correlation_shrinks_the_paired_standard_error():
     ("args", "kwargs", "error", "match"),
     [
         ((), {"n_pos": 10}, TypeError, r"plan_ap_power: expected either model_b or difference="),
-        ((0,), {"difference": 0.1, "n_pos": 10}, TypeError, r"plan_ap_power: expected either .* both"),
+        (
+            (0,),
+            {"difference": 0.1, "n_pos": 10},
+            TypeError,
+            r"plan_ap_power: expected either .* both",
+        ),
         (("b",), {"n_pos": 10}, TypeError, r"model_b: expected a PopulationModel, got str"),
         ((_binormal(1, 0.3),), {"n_pos": 10}, ValueError, r"model_b: expected the prevalence"),
         ((), {"difference": 0.9, "n_pos": 10}, ValueError, r"difference: the second scorer's AP"),
         ((None,), {"n_pos": 1}, ValueError, r"n_pos: expected an integer >= 2, got 1"),
         ((None,), {"n_pos": []}, ValueError, r"n_pos: expected one or more numbers of positives"),
-        ((None,), {"n_pos": 10, "correlation": 1.0}, ValueError, r"correlation: expected a number in \(-1, 1\), got 1.0"),
-        ((None,), {"n_pos": 10, "alpha": 0}, ValueError, r"alpha: expected a number in \(0, 1\), got 0"),
-        ((None,), {"n_pos": 10, "n_sim": 3}, ValueError, r"n_sim: expected an integer >= 10, got 3"),
+        (
+            (None,),
+            {"n_pos": 10, "correlation": 1.0},
+            ValueError,
+            r"correlation: expected a number in \(-1, 1\), got 1.0",
+        ),
+        (
+            (None,),
+            {"n_pos": 10, "alpha": 0},
+            ValueError,
+            r"alpha: expected a number in \(0, 1\), got 0",
+        ),
+        (
+            (None,),
+            {"n_pos": 10, "n_sim": 3},
+            ValueError,
+            r"n_sim: expected an integer >= 10, got 3",
+        ),
     ],
-)  # fmt: skip
+)
 def test_power_errors_name_the_parameter(args, kwargs, error, match):
     a = _binormal(1.5)
     args = tuple(a if x is None else (a if x == 0 else x) for x in args)
@@ -107,5 +127,7 @@ def test_discrete_laws_are_refused():
     d = PopulationModel(stats.binom(6, 0.4), stats.binom(6, 0.6), prevalence=0.25)
     with pytest.raises(ValueError, match=r"model_a: expected continuous score laws"):
         plan_ap_power(d, d, n_pos=10)
-    with pytest.raises(ValueError, match=r"difference: needs a positives' law that is a continuous"):
+    with pytest.raises(
+        ValueError, match=r"difference: needs a positives' law that is a continuous"
+    ):
         plan_ap_power(d, difference=0.05, n_pos=10)
