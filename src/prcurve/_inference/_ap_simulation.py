@@ -44,6 +44,8 @@ def draw_class_scores(
 
 def _from_normal(law: Any, z: np.ndarray) -> np.ndarray:
     """``F⁻¹(Φ(z))``, through the upper tail where z > 0 so that no precision is lost there."""
+    if getattr(getattr(law, "dist", None), "name", None) == "norm":  # exactly loc + scale·z
+        return np.asarray(law.mean() + law.std() * z, dtype=np.float64)
     upper = z > 0
     out = np.empty(z.shape)
     out[upper] = law.isf(special.ndtr(-z[upper]))
@@ -98,21 +100,21 @@ def ap_with_influence(
     φ₋ of :mod:`prcurve._population._ap_variance`, so
     ``Var(AP̂) ≈ var(phi_pos)/n₊ + var(phi_neg)/n₋`` within a row; for two scorers on the same
     instances the differences of their influence values give the variance of the AP difference.
+    One ascending sort of each row's instances gives every count as a cumulative sum; the
+    values are put back in instance order with the same permutation.
     """
-    rows, n_pos = pos.shape
-    n_neg = neg.shape[1]
-    order = np.argsort(pos, axis=1)
-    ps = np.take_along_axis(pos, order, axis=1)
-    ns = np.sort(neg, axis=1)
-    tp = (n_pos - np.arange(n_pos, dtype=np.float64))[None, :]  # ascending order
-    fp = n_neg - row_searchsorted(ns, ps, side="left")
+    n_pos, n_neg = pos.shape[1], neg.shape[1]
+    order = np.argsort(np.concatenate([pos, neg], axis=1), axis=1)
+    is_pos = order < n_pos
+    pos_le = np.cumsum(is_pos, axis=1)  # positives scoring at most this instance
+    tp = (n_pos + 1 - pos_le).astype(np.float64)  # at a positive: positives at or above it
+    fp = (n_neg - (np.arange(1, n_pos + n_neg + 1) - pos_le)).astype(np.float64)
     tot = tp + fp
-    precision = tp / tot
-    ap = precision.mean(axis=1)
-    phi_sorted = precision + np.cumsum(fp / tot**2, axis=1)
-    phi_pos = np.empty_like(phi_sorted)
-    np.put_along_axis(phi_pos, order, phi_sorted, axis=1)
-    below = np.concatenate([np.zeros((rows, 1)), np.cumsum(tp / tot**2, axis=1)], axis=1)
-    idx = row_searchsorted(ps, neg, side="right")  # positives scoring at most u
-    phi_neg = -(n_neg / n_pos) * np.take_along_axis(below, idx, axis=1)
-    return ap, phi_pos, phi_neg
+    precision = np.where(is_pos, tp / tot, 0.0)
+    ap = precision.sum(axis=1) / n_pos
+    below_pos = np.cumsum(np.where(is_pos, fp / tot**2, 0.0), axis=1)
+    below_neg = np.cumsum(np.where(is_pos, tp / tot**2, 0.0), axis=1)
+    phi_sorted = np.where(is_pos, precision + below_pos, -(n_neg / n_pos) * below_neg)
+    phi = np.empty_like(phi_sorted)
+    np.put_along_axis(phi, order, phi_sorted, axis=1)
+    return ap, phi[:, :n_pos], phi[:, n_pos:]
