@@ -117,7 +117,8 @@ def _one_size(
     n_sim: int, gen: np.random.Generator,
 ) -> tuple[int, float, float, float, float]:  # fmt: skip
     n_neg = n_negatives(model_a, n_pos)
-    step = max(1, CHUNK_ELEMENTS // (n_pos + n_neg))
+    # two scorers and about a dozen (rows, n) work arrays each: half the usual chunk
+    step = max(1, CHUNK_ELEMENTS // (2 * (n_pos + n_neg)))
     diffs, ses = [], []
     for left in range(n_sim, 0, -step):
         rows = min(step, left)
