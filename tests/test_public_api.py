@@ -157,3 +157,16 @@ def test_profile_likelihood_names_present():
     assert {"ProfileRegion", "pr_profile_region", "pr_profile_statistic"} <= set(prcurve.__all__)
     assert prcurve.ProfileRegion.__module__ == "prcurve._inference._profile"
     assert len(repr(prcurve.pr_profile_region(40, 10, 20, 930))) < 1000
+
+
+def test_study_planning_names_present():
+    """Issue 27 item 4: sample size for an AP interval, power of the paired AP test."""
+    names = {
+        "APHalfWidth",
+        "APPowerPlan",
+        "APPrecisionPlan",
+        "ap_half_width",
+        "plan_ap_power",
+        "plan_ap_precision",
+    }
+    assert names <= set(prcurve.__all__)

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
+    "APHalfWidth",
+    "APPowerPlan",
+    "APPrecisionPlan",
     "AUCPRInterval",
     "AveragedAUCPRInterval",
     "BidistributionFit",
@@ -61,6 +64,7 @@ __all__ = [
     "ThresholdsDroppedWarning",
     "UndefinedMetricWarning",
     "achievable_pr_curve",
+    "ap_half_width",
     "asymptotic_variance",
     "auc_pr",
     "auc_pr_ci",
@@ -92,6 +96,8 @@ __all__ = [
     "normal_approximation",
     "operating_point",
     "partial_roc_auc",
+    "plan_ap_power",
+    "plan_ap_precision",
     "population_curves",
     "pr_confidence_band",
     "pr_curve",

@@ -46,7 +46,9 @@ from ._inference._delong import (
     roc_auc_delong,
 )
 from ._inference._operating_ci import operating_point
+from ._inference._planning import APHalfWidth, APPrecisionPlan, ap_half_width, plan_ap_precision
 from ._inference._pointwise import PointwiseCI, pr_pointwise_ci
+from ._inference._power import APPowerPlan, plan_ap_power
 from ._inference._profile import ProfileRegion, pr_profile_region, pr_profile_statistic
 from ._multi._curves import MultiPRCurves, auc_pr, pr_curves
 from ._multi._folds import CVPRCurves, FoldAUC, cv_pr_curves

@@ -474,7 +474,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="output directory (default: ./prcurve-simulation)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress and no final message")
-    parser.commands = {"report": rep, "population": pop, "simulate": sim}
+    from ._plan_cli import add_plan_parser  # `prcurve plan` (issue 27 item 4), own module
+
+    types = {"prevalence": _prevalence, "level": _level, "seed": _seed, "size": _size}
+    plan = add_plan_parser(sub, types)
+    parser.commands = {"report": rep, "population": pop, "simulate": sim, "plan": plan}
     return parser
 
 

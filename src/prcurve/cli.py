@@ -332,6 +332,10 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
             return _run_population(args)
         if args.command == "simulate":
             return _run_simulate(args)
+        if args.command == "plan":
+            from ._plan_cli import run_plan
+
+            return run_plan(args, command_parser(parser, "plan"))
     except SystemExit as exc:
         return int(exc.code or 0)
     except (InputError, OutputError) as exc:
