@@ -84,7 +84,8 @@ def _sigmoid_if_needed(s):
     s = np.asarray(s)
     s = s if s.dtype.kind == "f" else s.astype(np.float64)
     if ((s < 0) | (s > 1)).any():
-        return [float(1 / (1 + np.exp(-v))) for v in s]
+        one = s.dtype.type(1)  # in the scores' dtype, as torch: numpy 1.x would widen
+        return [float(one / (one + np.exp(-v))) for v in s]  # 1 + float32 to float64
     return [float(v) for v in s]
 
 
