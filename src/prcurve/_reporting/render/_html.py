@@ -12,6 +12,7 @@ import html
 from typing import Any
 
 from ..analysis._analysis import Analysis
+from ._choice_html import choice_html
 from ._figures import Figure, draw_figures, render_figures
 from ._operating_html import deployment_html, operating_html
 from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
@@ -188,6 +189,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         f'<a href="#section-{fig.key}">{esc(name)}</a>'
         for fig, name in zip(figures[1:], data["scorers"], strict=True)
     ]
+    if any("threshold_choice" in s for s in data["scorers"].values()):
+        links.append('<a href="#choosing">choosing a threshold</a>')
     if data["comparisons"]:
         links.append('<a href="#comparisons">pairwise comparisons</a>')
     links.append('<a href="#settings">settings</a>')
@@ -268,6 +271,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ]
         parts.append("<h3>Other numbers</h3>")
         parts.append(_table(["quantity", "value"], rows))
+    parts.append(choice_html(analysis, data))
     if data["comparisons"]:
         parts.append('<h2 id="comparisons">Pairwise comparisons</h2>')
         rows = []
