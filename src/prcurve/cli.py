@@ -145,6 +145,21 @@ def _choice_options(args: argparse.Namespace) -> list[str]:
     return [option for option, value in given if value is not None]
 
 
+def _check_top_k(k: int | float | None, data: Any) -> None:
+    """An integer ``--top-k`` must not exceed the rows (of positive weight) read."""
+    if not isinstance(k, int):
+        return
+    from ._reporting.input._io import InputError
+
+    w = data.weight
+    rows = data.n if w is None else int((w > 0).sum())
+    if k > rows:
+        raise InputError(
+            f"--top-k: expected an integer number of rows in [1, {rows}] or a fraction of the "
+            f"rows in (0, 1), got {k}"
+        )
+
+
 def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
     """``Settings`` fields of the operating-point table, the deployment prevalence and the
     threshold choice."""
@@ -262,6 +277,7 @@ def _run_report(
         encoding=args.encoding,
     )
     progress(1, 1)
+    _check_top_k(args.top_k, data)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting.analysis._analysis import Settings, analyse, auto_resamples, available_cpus

@@ -53,6 +53,7 @@ from ..._decision._threshold_view import METRICS, ThresholdView, _metrics, thres
 from ..._inference._partial_ci import check_deployment_prevalence
 from ..._inference._resample import bootstrap_blocks, prepare, prepare_counted
 from ._sizing import Plan
+from ._topk import EXACT_ROWS, depth_counts, top_k_replicates
 
 __all__ = [
     "STREAM",
@@ -117,6 +118,7 @@ class TopKChoice:
     recall: float
     precision_interval: ConfidenceInterval | None = None
     recall_interval: ConfidenceInterval | None = None
+    rows_resampled: int = 0  # every row, or the subsample's (0: no interval)
 
 
 @dataclass(frozen=True)
@@ -236,8 +238,8 @@ def flagged_rows(
         if col >= 0:
             rows = pr.tp[col] + pr.fp[col] if w is None else np.count_nonzero(score >= t)
             out.append(int(rows))
-    if top_k is not None:
-        out.append(math.ceil(check_depth(top_k, n)))
+    if top_k is not None and (w is not None or check_depth(top_k, n) > EXACT_ROWS):
+        out.append(math.ceil(check_depth(top_k, n)))  # (shallower: every row, ._topk)
     return max(min(out), 1)
 
 
@@ -319,8 +321,11 @@ def analyse_choice(
     n_all, n_sub = int(y.shape[0]), int(ys.shape[0])
     depth = None if top_k is None else check_depth(top_k, n_all)
     depth_sub = None if depth is None else depth * n_sub / n_all
+    exact_top = depth is not None and w is None and depth <= EXACT_ROWS
     thresholds_sub = np.concatenate([[np.inf], np.asarray(sub_counts.thresholds, np.float64)])
-    for tp, fp, npos, nneg in bootstrap_blocks(sample, plan.n_resamples, gen, progress):
+    passes = want_cost or (depth is not None and not exact_top and ws is None)
+    blocks = bootstrap_blocks(sample, plan.n_resamples, gen, progress) if passes else ()
+    for tp, fp, npos, nneg in blocks:
         npos = np.asarray(npos, dtype=np.float64)
         nneg = np.asarray(nneg, dtype=np.float64)
         if want_cost:
@@ -340,18 +345,16 @@ def analyse_choice(
             reps.setdefault("net_benefit", []).append(nb)
             reps.setdefault("treat_all", []).append(pi[:, 0] - (1 - pi[:, 0]) * ratio)
             reps.setdefault("pi", []).append(pi[:, 0].copy())
-        if depth_sub is not None and ws is None:
-            flags = tp + fp  # rows at or above each threshold (increasing along a row)
-            g = np.count_nonzero(flags < depth_sub, axis=1)  # first column reaching the depth
-            rows = np.arange(g.shape[0])
-            prev = np.maximum(g - 1, 0)
-            r_lo = np.where(g > 0, flags[rows, prev], 0)
-            t_lo = np.where(g > 0, tp[rows, prev], 0)
-            frac = (depth_sub - r_lo) / (flags[rows, g] - r_lo)
-            tp_k = t_lo + frac * (tp[rows, g] - t_lo)
+        if depth_sub is not None and not exact_top and ws is None:
+            tp_k = depth_counts(tp, tp + fp, depth_sub)
             reps.setdefault("precision_at_k", []).append(tp_k / depth_sub)
             reps.setdefault("recall_at_k", []).append(tp_k / npos)
     r = {key: np.concatenate(v) for key, v in reps.items()}
+    if exact_top and depth is not None:  # every row, the top rows only (._topk)
+        top_gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM, index, 4)))
+        r["precision_at_k"], r["recall_at_k"] = top_k_replicates(
+            pr.tp, pr.fp, depth, plan.n_resamples, top_gen
+        )
     scale = plan.scale
     cost: CostChoice | None = None
     if want_cost:
@@ -395,10 +398,16 @@ def analyse_choice(
         rank = _rank(counts, y, score, w)
         prec, rec = _at_depth(rank, depth)
         p_ci = r_ci = None
-        if ws is None:
+        resampled = 0
+        if exact_top:
+            p_ci = _interval(r["precision_at_k"], prec, prec, 1.0, level)
+            r_ci = _interval(r["recall_at_k"], rec, rec, 1.0, level)
+            resampled = n_all
+        elif ws is None:
             p_sub, r_sub = _at_depth(_rank(sub_counts, ys, ss, None), depth_sub)
             p_ci = _interval(r["precision_at_k"], prec, p_sub, scale, level)
             r_ci = _interval(r["recall_at_k"], rec, r_sub, scale, level)
+            resampled = n_sub
         else:
             notes.append(
                 "precision@K and recall@K: no interval with sample weights (the bootstrap would "
@@ -406,7 +415,7 @@ def analyse_choice(
             )
         g = min(int(np.searchsorted(rank.rows, depth, side="left")), rank.rows.shape[0] - 1)
         at = float(rank.counts.thresholds[g])  # the tie group holding the row at the depth
-        topk = TopKChoice(top_k, depth, at, prec, rec, p_ci, r_ci)
+        topk = TopKChoice(top_k, depth, at, prec, rec, p_ci, r_ci, resampled)
     return ThresholdChoice(cost, topk, notes)
 
 

@@ -63,6 +63,7 @@ def choice_figure(sc: Any, name: str) -> Any:
     from matplotlib.figure import Figure as MplFigure
 
     from ...plot import ThresholdDisplay
+    from ...plot._style import plain_text
 
     fig = MplFigure(figsize=(11.5, 5.0))
     ax = fig.subplots()
@@ -80,7 +81,7 @@ def choice_figure(sc: Any, name: str) -> Any:
             label=f"top {k.k:g} rows: t = {k.threshold:.4g}",
         )  # fmt: skip
     ThresholdDisplay(sc.threshold_view, operating_points=_in_sample_points(sc)).plot(ax)
-    ax.set_title(f"{name}: every metric against the threshold")
+    ax.set_title(f"{plain_text(name)}: every metric against the threshold")
     # fixed margins (no measuring of text): the legend takes the right third
     fig.subplots_adjust(left=0.06, right=0.66, bottom=0.11, top=0.93)
     return fig
