@@ -40,9 +40,10 @@ def _threshold_ci(entry: dict[str, Any] | None) -> str:
     """A threshold interval; an upper end of ``null`` is "flag nothing" (+inf)."""
     if entry is None:
         return "–"
+    if entry["low"] is None:  # every replicate flags nothing
+        return "[flag nothing]"
     high = "flag nothing" if entry["high"] is None else _thr(entry["high"])
-    low = "flag nothing" if entry["low"] is None else _thr(entry["low"])
-    return f"[{low}, {high}]"
+    return f"[{_thr(entry['low'])}, {high}]"
 
 
 def _in_sample_points(sc: Any) -> list[Any]:
@@ -68,16 +69,20 @@ def choice_figure(sc: Any, name: str) -> Any:
     fig = MplFigure(figsize=(11.5, 5.0))
     ax = fig.subplots()
     choice = sc.choice
-    if choice is not None and choice.cost is not None and np.isfinite(choice.cost.threshold):
+    # black and sky blue: the two Okabe–Ito colours the view's metrics leave free
+    if choice is not None and choice.cost is not None:
         c = choice.cost
-        ax.axvline(
-            c.threshold, color="#D55E00", linewidth=1.8,
-            label=f"cost-optimal, c_FP/c_FN = {c.cost_ratio:g}: t = {c.threshold:.4g}",
-        )  # fmt: skip
+        rule = f"least cost (c_FP/c_FN = {c.cost_ratio:g})"
+        if np.isfinite(c.threshold):
+            ax.axvline(c.threshold, color="#000000", linewidth=2.6,
+                       label=f"{rule}: t = {c.threshold:.4g}")  # fmt: skip
+        else:  # nothing to draw: the legend says so
+            ax.plot([], [], linestyle="none", marker="x", color="#000000",
+                    label=f"{rule}: flag nothing")  # fmt: skip
     if choice is not None and choice.top_k is not None:
         k = choice.top_k
         ax.axvline(
-            k.threshold, color="#009E73", linewidth=1.8, linestyle=(0, (5, 2)),
+            k.threshold, color="#56B4E9", linewidth=2.6, linestyle=(0, (4, 2)),
             label=f"top {k.k:g} rows: t = {k.threshold:.4g}",
         )  # fmt: skip
     ThresholdDisplay(sc.threshold_view, operating_points=_in_sample_points(sc)).plot(ax)
@@ -130,17 +135,26 @@ TOP_K_HOW_TO_READ = (
 )
 
 
+def _with_ci(value: str, ci: str) -> str:
+    """A value with its interval below it, smaller (one column for both)."""
+    return f'{value}<br><span class="ci">{ci}</span>'
+
+
 def _cost_rows(entries: dict[str, dict[str, Any]]) -> list[list[str]]:
     rows = []
     for name, e in entries.items():
         c = e["cost_optimal"]
         at = "flag nothing" if c["flags_nothing"] else _thr(c["threshold"])
+        treat = c["treat_all_interval"]
+        fixed = treat is not None and treat["low"] == treat["high"]  # π known: no spread
         rows.append([
-            f"<code>{html.escape(name)}</code>", at, _threshold_ci(c["threshold_interval"]),
+            f"<code>{html.escape(name)}</code>",
+            _with_ci(at, _threshold_ci(c["threshold_interval"])),
             _fmt(c["queue_rate"]), _fmt(c["precision"], 3), _fmt(c["recall"], 3),
-            _fmt(c["expected_cost"]), _ci(c["expected_cost_interval"]),
-            _fmt(c["net_benefit"]), _ci(c["net_benefit_interval"]),
-            _fmt(c["treat_all_net_benefit"]) + " " + _ci(c["treat_all_interval"]),
+            _with_ci(_fmt(c["expected_cost"]), _ci(c["expected_cost_interval"])),
+            _with_ci(_fmt(c["net_benefit"]), _ci(c["net_benefit_interval"])),
+            _fmt(c["treat_all_net_benefit"]) if fixed
+            else _with_ci(_fmt(c["treat_all_net_benefit"]), _ci(treat)),
         ])  # fmt: skip
     return rows
 
@@ -164,20 +178,21 @@ def choice_html(analysis: Any, data: dict[str, Any]) -> str:
             f"{where[first['prevalence_source']]} prevalence π = {first['prevalence']:.4g}; "
             "costs per row, in units of one missed positive.</p>"
         )
+        ci = f"({level:.0%} CI)"
         head = [
-            "scorer", "cost-optimal threshold", f"{level:.0%} CI", "share flagged",
-            "precision", "recall", "expected cost", f"{level:.0%} CI", "net benefit",
-            f"{level:.0%} CI", "treat all: net benefit (CI)",
+            "scorer", f"cost-optimal threshold {ci}", "share flagged", "precision", "recall",
+            f"expected cost {ci}", f"net benefit {ci}", "treat all: net benefit",
         ]  # fmt: skip
         parts.append(_table(head, _cost_rows(costs)))
     tops = {n: e["top_k"] for n, e in entries.items() if e["top_k"] is not None}
     if tops:
-        head = ["scorer", "K (rows)", "precision@K", f"{level:.0%} CI", "recall@K",
-                f"{level:.0%} CI", "threshold at the K-th row"]  # fmt: skip
+        head = ["scorer", "K", "rows", f"precision@K ({level:.0%} CI)",
+                f"recall@K ({level:.0%} CI)", "score of the K-th row"]  # fmt: skip
         rows = [
-            [f"<code>{html.escape(n)}</code>", f"{t['k']:g} ({t['depth_rows']:,.0f})",
-             _fmt(t["precision_at_k"]), _ci(t["precision_at_k_interval"]),
-             _fmt(t["recall_at_k"]), _ci(t["recall_at_k_interval"]), _thr(t["threshold"])]
+            [f"<code>{html.escape(n)}</code>", f"{t['k']:g}", f"{t['depth_rows']:,.0f}",
+             _with_ci(_fmt(t["precision_at_k"]), _ci(t["precision_at_k_interval"])),
+             _with_ci(_fmt(t["recall_at_k"]), _ci(t["recall_at_k_interval"])),
+             _thr(t["threshold"])]
             for n, t in tops.items()
         ]  # fmt: skip
         parts.append(_table(head, rows))

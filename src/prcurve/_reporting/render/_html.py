@@ -79,6 +79,7 @@ figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee
 figcaption{font-size:0.9em;color:#555;margin-top:4px}
 table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
 code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
+table.choice th{vertical-align:bottom}.ci{font-size:0.85em;color:#555;white-space:nowrap}
 """
 
 
