@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -159,8 +160,12 @@ def _cost_rows(entries: dict[str, dict[str, Any]]) -> list[list[str]]:
     return rows
 
 
-def choice_html(analysis: Any, data: dict[str, Any]) -> str:
-    """The "Choosing a threshold" section ("" when no scorer has a threshold view)."""
+def choice_html(
+    analysis: Any, data: dict[str, Any], *, check: Callable[[], None] | None = None
+) -> str:
+    """The "Choosing a threshold" section ("" when no scorer has a threshold view).
+
+    ``check`` is called before each figure is drawn (it raises to stop the drawing)."""
     entries = {
         n: s["threshold_choice"] for n, s in data["scorers"].items() if "threshold_choice" in s
     }
@@ -217,5 +222,7 @@ def choice_html(analysis: Any, data: dict[str, Any]) -> str:
             + (", the threshold reaching the top K rows" if name in tops else "")
             + "."
         )
+        if check is not None:
+            check()
         parts.append(_png(choice_figure(sc, name), f"threshold-view-{i}", caption))
     return "\n".join(parts)

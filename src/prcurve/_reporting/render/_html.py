@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Callable
 from typing import Any
 
 from ..analysis._analysis import Analysis
@@ -131,8 +132,18 @@ BAND_CAPTIONS = {
 }
 
 
-def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure]) -> str:
-    """The report page: one string, everything inline."""
+def render_html(
+    analysis: Analysis,
+    data: dict[str, Any],
+    figures: list[Figure],
+    *,
+    check: Callable[[], None] | None = None,
+) -> str:
+    """The report page: one string, everything inline.
+
+    ``check`` is called before each figure drawn here (the threshold views): it raises to stop
+    the drawing when the report is abandoned (an error or Ctrl-C elsewhere).
+    """
     st, d = data["settings"], data["data"]
     esc = html.escape
     parts = [
@@ -272,7 +283,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ]
         parts.append("<h3>Other numbers</h3>")
         parts.append(_table(["quantity", "value"], rows))
-    parts.append(choice_html(analysis, data))
+    parts.append(choice_html(analysis, data, check=check))
     if data["comparisons"]:
         parts.append('<h2 id="comparisons">Pairwise comparisons</h2>')
         rows = []
