@@ -23,8 +23,8 @@ run with the same install.
 
 ``--report-args '--cost-ratio 0.1 --top-k 1000'`` adds options to the report (e.g. to time the
 "Choosing a threshold" steps).  ``--pythonpath`` runs the report with another checkout's code
-(e.g. an older commit exported with ``git archive``) for a before/after table.  ``--quick``: 2,000 rows, one run, one install
-(a smoke test).
+(e.g. an older commit exported with ``git archive``) for a before/after table.  ``--quick``:
+2,000 rows, one run, one install (a smoke test).
 """
 
 from __future__ import annotations
