@@ -158,7 +158,8 @@ def test_a_prohibitive_cost_flags_nothing(tmp_path):
     y = np.arange(400) % 5 == 1
     s = -np.arange(400.0)
     path = tmp_path / "s.csv"
-    path.write_text("y,s\n" + "".join(f"{int(u)},{v!r}\n" for u, v in zip(y, s.tolist())))
+    rows = zip(y.astype(int).tolist(), s.tolist(), strict=True)
+    path.write_text("y,s\n" + "".join(f"{u},{v!r}\n" for u, v in rows))
     out = tmp_path / "nothing"
     _run(str(path), "--label", "y", "--score", "s", "--out", str(out), "--quiet",
          "--n-resamples", "50", "--cost-ratio", "1000")  # fmt: skip
@@ -257,3 +258,32 @@ def test_weighted_report_equals_the_weighted_library(tmp_path):
         "precision@K and recall@K: no interval with sample weights (the bootstrap would need "
         "the rows of each replicate's tie groups)"
     ]
+
+
+def test_the_drawn_view_is_thinned_keeping_bands_marks_and_every_pixel_column():
+    from prcurve._reporting.render._choice_html import _thinned
+    from prcurve.plot._thin import COLUMNS
+
+    rng = np.random.default_rng(4)
+    y = rng.random(40_000) < 0.1
+    s = rng.normal(size=40_000) + y
+    view = threshold_view(y, s, n_resamples=20, rng=0)
+    marks = [float(s[3]), float(s[7])]
+    thin = _thinned(view, marks)
+    assert thin.thresholds.shape[0] < view.thresholds.shape[0] / 2
+    np.testing.assert_array_equal(thin.band_thresholds, view.band_thresholds)
+    for t in marks:  # the marked thresholds' metrics, as the markers read them
+        i, j = (int(np.searchsorted(-v.thresholds, -t, side="right")) - 1 for v in (thin, view))
+        assert thin.thresholds[i] == view.thresholds[j] == t
+        assert thin.precision[i] == view.precision[j] and thin.recall[i] == view.recall[j]
+    # every pixel column of the drawn axis keeps each metric's lowest and highest value
+    lo, hi = float(s.min()), float(s.max())
+    cols_full = np.minimum(((view.thresholds - lo) / (hi - lo) * COLUMNS).astype(int), COLUMNS - 1)
+    cols_thin = np.minimum(((thin.thresholds - lo) / (hi - lo) * COLUMNS).astype(int), COLUMNS - 1)
+    for metric in ("precision", "recall", "f_beta", "queue_rate", "fpr"):
+        full, kept = view.metric(metric), thin.metric(metric)
+        for reduce in (np.fmin, np.fmax):
+            a, b = np.full(COLUMNS, np.nan), np.full(COLUMNS, np.nan)
+            reduce.at(a, cols_full, full)
+            reduce.at(b, cols_thin, kept)
+            np.testing.assert_array_equal(a, b)

@@ -51,3 +51,30 @@ def test_depth_counts_interpolate_within_a_tie_group():
     # row 0: depth 4 falls in group 3 (rows 3..6, 2 positives among 4): 1 + 2·(2/4)
     # row 1: depth 4 falls in group 3 (rows 4..7, no positive): 2
     np.testing.assert_allclose(_topk.depth_counts(tp, flags, 4.0), [2.0, 2.0])
+
+
+def test_cost_optimal_replicates_on_positive_columns_equal_every_column():
+    """The choice step reads each replicate's least cost on the groups holding a positive; the
+    same replicates (same seed) scanned over every threshold choose the same thresholds."""
+    from prcurve._core._empirical import PRCurve
+    from prcurve._inference._resample import bootstrap_blocks, prepare_counted
+    from prcurve._reporting.analysis._choice import STREAM, analyse_choice
+    from prcurve._reporting.analysis._sizing import Plan
+
+    y, s = _data(n=800, seed=9)
+    pr = PRCurve.from_counts(count_sorted(y, s))
+    ratio, b = 0.3, 300
+    got = analyse_choice(
+        y, s, None, pr, cost_ratio=ratio, prevalence=None, top_k=None, level=0.9,
+        plan=Plan("threshold_choice", b, 800, 800), seed=5, index=1,
+    ).cost  # fmt: skip
+    assert got is not None and got.threshold_interval is not None
+    gen = np.random.default_rng(np.random.SeedSequence(5, spawn_key=(STREAM, 1, 1)))
+    thresholds = np.concatenate([[np.inf], pr.thresholds])
+    chosen = []
+    for tp, fp, npos, nneg in bootstrap_blocks(prepare_counted(pr, y, s), b, gen):
+        pi = (npos / (npos + nneg))[:, None]
+        cost = pi * (1 - tp / npos[:, None]) + (1 - pi) * ratio * fp / nneg[:, None]
+        chosen.append(thresholds[np.argmin(np.concatenate([pi, cost], axis=1), axis=1)])
+    lo, hi = np.quantile(np.concatenate(chosen), [0.05, 0.95], method="inverted_cdf")
+    assert (got.threshold_interval.low, got.threshold_interval.high) == (lo, hi)

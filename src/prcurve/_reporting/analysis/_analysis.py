@@ -23,6 +23,7 @@ from ..._core._area import AUC_PR_METHODS
 from ..._core._counts import count_sorted
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._core._validation import check_binary_problem
+from ..._decision._depth import check_depth
 from ..._decision._threshold_view import ThresholdView
 from ..._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from ..._inference._band import PRConfidenceBand, pr_confidence_band
@@ -57,6 +58,7 @@ from ._sizing import (
     rescale_interval,
     subsample,
 )
+from ._topk import EXACT_ROWS as TOP_K_EXACT_ROWS
 
 __all__ = [
     "Analysis",
@@ -610,8 +612,13 @@ def _choice_tasks(
         tasks.append(((name, "threshold_view"), f"{name}: threshold view", view_task, args, p))
         if not wanted:
             continue
+        cost = settings.cost_ratio is not None or settings.prevalence is not None
         if estimated:
             p = Plan("threshold_choice", _operating_resamples(settings, n), n, n)
+        elif not cost and w is None and check_depth(settings.top_k, n) <= TOP_K_EXACT_ROWS:
+            # top K alone, shallow: every row, from the top rows only (._topk)
+            b = plan("threshold_choice", n, n_pos, b_user).n_resamples
+            p = Plan("threshold_choice", b, n, n)
         else:
             flagged = flagged_rows(
                 y, s, w, pr, cost_ratio=settings.cost_ratio, prevalence=settings.prevalence,

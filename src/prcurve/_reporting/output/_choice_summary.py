@@ -62,6 +62,7 @@ def _top_k_entry(t: TopKChoice) -> dict[str, Any]:
         "precision_at_k_interval": _interval(t.precision_interval),
         "recall_at_k": _value(t.recall),
         "recall_at_k_interval": _interval(t.recall_interval),
+        "rows_resampled": t.rows_resampled,
     }
 
 
