@@ -33,7 +33,7 @@ from ..._prg._curve import FBetaOptimum, PRGCurve
 from .._progress import Progress, Stage, announce
 from ..input._io import LabelledScores
 from ._choice import STREAM as CHOICE_STREAM
-from ._choice import ThresholdChoice, choice_task, flagged_rows, view_task
+from ._choice import ThresholdChoice, ViewBands, choice_task, flagged_rows, full_view, view_task
 from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
@@ -143,13 +143,19 @@ class ScorerAnalysis:
     chance: BelowChanceTest | None = None
     #: "Choosing a threshold" (:mod:`._choice`): the threshold view with bands, and with
     #: ``--cost-ratio``/``--prevalence``/``--top-k`` the cost-optimal threshold and top K.
-    threshold_view: ThresholdView | None = None
+    view_bands: ViewBands | None = None
     choice: ThresholdChoice | None = None
 
     @property
     def roc(self) -> ROCCurve:
         """The ROC curve of ``pr`` (computed on each access)."""
         return self.pr.to_roc()
+
+    @property
+    def threshold_view(self) -> ThresholdView | None:
+        """The threshold view of ``pr`` with its bands (computed on each access; None
+        without the "Choosing a threshold" step)."""
+        return None if self.view_bands is None else full_view(self.pr, self.view_bands)
 
     @property
     def prg(self) -> PRGCurve:
@@ -897,7 +903,7 @@ def analyse(
             notes=notes,
             timings=timings,
             operating=operating,
-            threshold_view=view,
+            view_bands=view,
             choice=choice,
             chance=below_chance_test(pr.tp, pr.fp, effective_counts=effective),
         )

@@ -65,9 +65,12 @@ __all__ = [
     "CostChoice",
     "ThresholdChoice",
     "TopKChoice",
+    "ViewBands",
     "analyse_choice",
     "choice_task",
     "flagged_rows",
+    "full_view",
+    "view_task",
 ]
 
 #: Stream key of the threshold-choice bootstrap (independent of the report's other streams).
@@ -154,10 +157,10 @@ def view_task(
     pr: PRCurve,
     options: dict[str, Any],
     progress: Any = None,
-) -> tuple[ThresholdView, list[str]]:
-    """The threshold view of all rows with pointwise bootstrap bands, as an inference step:
+) -> tuple[ViewBands, list[str]]:
+    """The bands of the threshold view of all rows (:class:`ViewBands`), as an inference step:
     ``options`` hold ``level``, ``plan``, ``seed``, ``index`` and ``subsample_rows`` (the
-    plan's stratified subsample, None: every row).  Returns the view and the notes (the
+    plan's stratified subsample, None: every row).  Returns the bands and the notes (the
     warnings of :func:`prcurve.threshold_view`)."""
     plan: Plan = options["plan"]
     idx = options["subsample_rows"]
@@ -170,7 +173,7 @@ def view_task(
             rng=np.random.default_rng(stream),
         )  # fmt: skip
     notes = [f"threshold view: {c.message}" for c in caught]
-    return (_rescaled_view(sub, pr, plan) if plan.subsampled else sub), notes
+    return _view_bands(sub, pr, plan), notes
 
 
 def _rows(idx: np.ndarray | None, y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> Any:
@@ -254,27 +257,60 @@ def _pi(pr: Any, prevalence: float | tuple[int, int] | None) -> float:
     return float(check_deployment_prevalence(prevalence).value)
 
 
-def _rescaled_view(sub: ThresholdView, pr: PRCurve, p: Plan) -> ThresholdView:
-    """The view of all rows, its bands those of the subsample's view moved to the values of
-    all rows at the same thresholds, spread × √(m/n)."""
-    values: dict[str, Any] = _metrics(
-        pr.tp, pr.fp, float(pr.n_pos), float(pr.n_neg), sub.beta * sub.beta
-    )
+@dataclass(frozen=True)
+class ViewBands:
+    """The bands of a scorer's threshold view (what its step computes and returns).
+
+    The view itself — five metrics at every distinct threshold — is derived from the
+    scorer's PR curve when drawn (:func:`full_view`), as the report's ROC and PRG curves are:
+    kept, or shipped back from a worker process, it would add eight arrays as long as the curve
+    per scorer (≈ 130 MB for two scorers at 10⁶ distinct scores).
+    """
+
+    band_index: np.ndarray
+    bands: dict[str, ConfidenceInterval]
+    precision_defined: np.ndarray
+    level: float
+    n_resamples: int
+    sampling: str
+    beta: float
+
+
+def full_view(pr: PRCurve, vb: ViewBands) -> ThresholdView:
+    """The threshold view of all rows: metrics read off ``pr``'s counts, with the bands."""
+    values = _metrics(pr.tp, pr.fp, float(pr.n_pos), float(pr.n_neg), vb.beta * vb.beta)
+    return ThresholdView(
+        thresholds=pr.thresholds, tp=pr.tp, fp=pr.fp, n_pos=pr.n_pos, n_neg=pr.n_neg,
+        beta=vb.beta, band_index=vb.band_index, precision_defined=vb.precision_defined,
+        level=vb.level, n_resamples=vb.n_resamples, sampling=vb.sampling,
+        precision=values["precision"], recall=values["recall"], f_beta=values["f_beta"],
+        queue_rate=values["queue_rate"], fpr=values["fpr"],
+        **{f"{m}_band": band for m, band in vb.bands.items()},
+    )  # fmt: skip
+
+
+def _view_bands(sub: ThresholdView, pr: PRCurve, p: Plan) -> ViewBands:
+    """The bands of the view of all rows: those of ``sub`` (the view of the plan's rows) at
+    the same thresholds of all rows; from a subsample, moved to the values of all rows there
+    with their spread × √(m/n)."""
     assert sub.band_index is not None and sub.band_thresholds is not None
+    assert sub.precision_defined is not None and sub.level is not None and sub.sampling
     cols = np.searchsorted(-np.asarray(pr.thresholds, np.float64), -sub.band_thresholds, "right")
-    cols = cols - 1  # every score of the subsample is a threshold of all rows
-    bands: dict[str, Any] = {}
+    cols = cols - 1  # every score of the rows resampled is a threshold of all rows
+    tp, fp = pr.tp[cols], pr.fp[cols]
+    values = _metrics(tp, fp, float(pr.n_pos), float(pr.n_neg), sub.beta * sub.beta)
+    bands: dict[str, ConfidenceInterval] = {}
     for m in METRICS:
         band = sub.band(m)
         assert band is not None
-        here = sub.metric(m)[sub.band_index]
-        lo, hi = (np.clip(values[m][cols] + p.scale * (e - here), 0, 1) for e in band)
-        bands[f"{m}_band"] = ConfidenceInterval(lo, hi, band.level)
-    return ThresholdView(
-        thresholds=pr.thresholds, tp=pr.tp, fp=pr.fp, n_pos=pr.n_pos, n_neg=pr.n_neg,
-        beta=sub.beta, band_index=cols, precision_defined=sub.precision_defined,
-        level=sub.level, n_resamples=sub.n_resamples, sampling=sub.sampling, **values, **bands,
-    )  # fmt: skip
+        if p.subsampled:
+            here = sub.metric(m)[sub.band_index]
+            lo, hi = (np.clip(values[m] + p.scale * (e - here), 0, 1) for e in band)
+            band = ConfidenceInterval(lo, hi, band.level)
+        bands[m] = band
+    return ViewBands(
+        cols, bands, sub.precision_defined, sub.level, sub.n_resamples, sub.sampling, sub.beta
+    )
 
 
 def _interval(

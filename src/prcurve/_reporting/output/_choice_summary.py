@@ -68,14 +68,14 @@ def _top_k_entry(t: TopKChoice) -> dict[str, Any]:
 
 def choice_summary(sc: ScorerAnalysis) -> dict[str, Any] | None:
     """The scorer's ``threshold_choice`` entry (None without a threshold view)."""
-    view = sc.threshold_view
+    view = sc.view_bands
     if view is None:
         return None
     choice = sc.choice
     return {
         "threshold_view": {
-            "n_thresholds": int(view.thresholds.shape[0]),
-            "band_points": 0 if view.band_index is None else int(view.band_index.shape[0]),
+            "n_thresholds": int(sc.pr.thresholds.shape[0]),
+            "band_points": int(view.band_index.shape[0]),
             "level": view.level,
             "n_resamples": view.n_resamples,
             "beta": view.beta,
