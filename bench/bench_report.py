@@ -19,10 +19,12 @@ run with the same install.
 
     python bench/bench_report.py [--rows 100000 --rows 1000000] [--runs 3]
                                  [--install both|arrow|plain] [--pythonpath OTHER/src] [--quick]
+                                 [--report-args '...']
 
-``--pythonpath`` runs the report with another checkout's code (e.g. an older commit exported
-with ``git archive``) for a before/after table.  ``--quick``: 2,000 rows, one run, one install
-(a smoke test).
+``--report-args '--cost-ratio 0.1 --top-k 1000'`` adds options to the report (e.g. to time the
+"Choosing a threshold" steps).  ``--pythonpath`` runs the report with another checkout's code
+(e.g. an older commit exported with ``git archive``) for a before/after table.  ``--quick``:
+2,000 rows, one run, one install (a smoke test).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ sys.meta_path.insert(0, _NoPyarrow())
 REPORT = """
 from prcurve.cli import main
 status = main(["report", {path!r}, "--label", "y", "--score", "model_a", "--score", "model_b",
-               "--out", {out!r}, "--quiet"])
+               "--out", {out!r}, "--quiet", *{extra!r}])
 assert status == 0, status
 """
 
@@ -108,6 +110,11 @@ def main() -> None:
     parser.add_argument("--install", choices=("both", "arrow", "plain"), default="both")
     parser.add_argument("--pythonpath", help="PYTHONPATH for the report (default: as now)")
     parser.add_argument("--quick", action="store_true", help="2,000 rows, one run")
+    parser.add_argument(
+        "--report-args",
+        default="",
+        help="more options of the report, e.g. '--cost-ratio 0.1 --prevalence 0.01 --top-k 1000'",
+    )
     args = parser.parse_args()
     sizes = [2_000] if args.quick else args.rows or [100_000, 1_000_000]
     runs = 1 if args.quick else args.runs
@@ -132,7 +139,9 @@ def main() -> None:
                 kw = {"pyarrow": arrow, "runs": runs}
                 out = os.path.join(tmp, f"report_{rows}_{arrow}")
                 report = measure(
-                    REPORT.format(path=path, out=out), pythonpath=args.pythonpath, **kw
+                    REPORT.format(path=path, out=out, extra=args.report_args.split()),
+                    pythonpath=args.pythonpath,
+                    **kw,
                 )
                 with open(os.path.join(out, "summary.json")) as f:
                     used = json.load(f)["settings"]["n_resamples"]

@@ -143,6 +143,35 @@ def _prevalence(text: str) -> float:
     return value
 
 
+def _cost_ratio(text: str) -> float:
+    from fractions import Fraction
+
+    try:
+        value = float(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"expected a cost ratio c_FP/c_FN > 0 such as 0.1 or 1/20, got {text!r}"
+        ) from None
+    if not 0.0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a cost ratio c_FP/c_FN > 0, got {text}")
+    return value
+
+
+def _top_k(text: str) -> int | float:
+    expected = "an integer number of rows >= 1 or a fraction of the rows in (0, 1)"
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text}")
+    return value
+
+
 def _recall_list(text: str) -> list[float]:
     try:
         values = [float(v) for v in text.split(",") if v.strip()]
@@ -391,6 +420,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K/M",
         help="like --prevalence K/M, but the prevalence was estimated from K positives among M "
         "deployment cases: the intervals include its uncertainty",
+    )
+    rep.add_argument(
+        "--cost-ratio",
+        type=_cost_ratio,
+        default=None,
+        metavar="R",
+        help="cost of a false positive relative to a false negative, c_FP/c_FN (e.g. 0.05: a "
+        "missed positive costs as much as 20 false alarms): the 'Choosing a threshold' section "
+        "adds the threshold of least expected cost and its net benefit at p_t = R/(1+R), with "
+        "intervals, at --prevalence if given (default with --prevalence alone: 1)",
+    )
+    rep.add_argument(
+        "--top-k",
+        type=_top_k,
+        default=None,
+        metavar="K",
+        help="'Choosing a threshold' adds precision@K and recall@K with intervals: K rows "
+        "(an integer) or a fraction of the rows (in (0, 1)); tied scores in random order",
     )
     rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
     _add_engine_options(rep)

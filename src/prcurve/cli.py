@@ -67,6 +67,8 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
 
     if args.weight:
         raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
+    for option in _choice_options(args):
+        raise InputError(f"{option}: not supported by --engine dask yet; use --engine memory")
 
     try:
         import dask  # noqa: F401
@@ -137,9 +139,35 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _choice_options(args: argparse.Namespace) -> list[str]:
+    """The "Choosing a threshold" options given (refused where not supported)."""
+    given = (("--cost-ratio", args.cost_ratio), ("--top-k", args.top_k))
+    return [option for option, value in given if value is not None]
+
+
+def _check_top_k(k: int | float | None, data: Any) -> None:
+    """An integer ``--top-k`` must not exceed the rows (of positive weight) read."""
+    if not isinstance(k, int):
+        return
+    from ._reporting.input._io import InputError
+
+    w = data.weight
+    rows = data.n if w is None else int((w > 0).sum())
+    if k > rows:
+        raise InputError(
+            f"--top-k: expected an integer number of rows in [1, {rows}] or a fraction of the "
+            f"rows in (0, 1), got {k}"
+        )
+
+
 def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """``Settings`` fields of the operating-point table and the deployment prevalence."""
-    out: dict[str, Any] = {"prevalence": args.prevalence_count or args.prevalence}
+    """``Settings`` fields of the operating-point table, the deployment prevalence and the
+    threshold choice."""
+    out: dict[str, Any] = {
+        "prevalence": args.prevalence_count or args.prevalence,
+        "cost_ratio": args.cost_ratio,
+        "top_k": args.top_k,
+    }
     if args.min_precision is not None:
         out["min_precision"] = args.min_precision
     if args.min_recall is not None:
@@ -164,6 +192,9 @@ def _run_multi_report(
         parser.error("--score COL (or --score-prefix PREFIX) is required")
     if multiclass and args.fold:
         parser.error("--fold cannot be combined with a multiclass report yet")
+    for option in _choice_options(args):
+        shape = "multiclass" if multiclass else "cross-validation (--fold)"
+        parser.error(f"{option} cannot be combined with a {shape} report yet")
     progress = ProgressBar(enabled=not args.quiet)
     _check_output(args)
     progress.start("reading")
@@ -246,6 +277,7 @@ def _run_report(
         encoding=args.encoding,
     )
     progress(1, 1)
+    _check_top_k(args.top_k, data)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting.analysis._analysis import Settings, analyse, auto_resamples, available_cpus

@@ -156,7 +156,8 @@ def test_summary_json_is_the_source_of_the_page(written):
 def test_page_is_self_contained(written):
     page = (written / "report.html").read_text()
     srcs = re.findall(r'<img src="([^"]+)"', page)
-    assert len(srcs) == 1 + len(BUILTIN_EXAMPLE.scores)
+    # the overview, and per scorer its three panels and its threshold view
+    assert len(srcs) == 1 + 2 * len(BUILTIN_EXAMPLE.scores)
     assert all(s.startswith("data:image/png;base64,") for s in srcs)
     assert not re.search(r'(src|href)="(https?:|//|file:)', page)
     assert "<script" not in page

@@ -87,9 +87,23 @@ def test_subsampled_widths_match_resampling_every_row(monkeypatch):
     monkeypatch.setattr(_sizing, "WORK", {k: 20_000 * 200 for k in WORK})
     sub = analyse(data, Settings("sim", "y", ("a", "b"), "1", n_resamples_auto=True, seed=3))
     steps = [step for step in sub.inference if step.key[1] != "operating_points"]
-    assert len(steps) == 5 and all(step.plan.rows == 20_000 for step in steps)
+    assert len(steps) == 7 and all(step.plan.rows == 20_000 for step in steps)
     for name in ("a", "b"):
         f, s = full.scorers[name], sub.scorers[name]
+        # the threshold view: values of all rows, band widths as when every row is resampled
+        fv, sv = f.threshold_view, s.threshold_view
+        assert fv is not None and sv is not None and sv.n_resamples == 200
+        np.testing.assert_array_equal(sv.precision, fv.precision)
+        for metric in ("precision", "recall", "queue_rate"):
+            fb, sb = fv.band(metric), sv.band(metric)
+            assert fb is not None and sb is not None
+            assert np.all(sb.low <= sv.metric(metric)[sv.band_index] + 1e-12)
+            assert np.all(sb.high >= sv.metric(metric)[sv.band_index] - 1e-12)
+            mid = (fv.queue_rate[fv.band_index] > 0.03) & (fv.queue_rate[fv.band_index] < 0.5)
+            at = fv.band_thresholds[mid][::-1]  # increasing, for np.interp
+            sub_width = np.interp(at, sv.band_thresholds[::-1], (sb.high - sb.low)[::-1])
+            full_width = (fb.high - fb.low)[mid][::-1]
+            assert 0.75 < np.median(sub_width / full_width) < 1.33
         fi = f.auc_pr_ci["average_precision"]["bootstrap_percentile"]
         si = s.auc_pr_ci["average_precision"]["bootstrap_percentile"]
         assert si.estimate == fi.estimate == f.auc_pr["average_precision"]

@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from .._core._counts import BinaryCounts, binary_counts
+from .._core._counts import binary_counts
 from .._core._hull import upper_hull_indices
 from .._core._partial import check_prevalence
 from .._core._results import compact_repr
 from .._core._validation import check_unit_interval_array
 
-__all__ = ["CostCurve", "ExpectedCost", "cost_curve", "expected_cost"]
+__all__ = ["CostCurve", "ExpectedCost", "cost_curve", "expected_cost", "expected_cost_of_counts"]
 
 
 def check_cost(value: Any, name: str) -> float:
@@ -44,7 +44,7 @@ def check_cost(value: Any, name: str) -> float:
     return v
 
 
-def _rates(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rates(counts: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Thresholds (``+inf`` first: flag nothing), FPR and TPR of every candidate decision."""
     thresholds = np.concatenate([[np.inf], np.asarray(counts.thresholds, dtype=np.float64)])
     fpr = np.concatenate([[0.0], np.divide(counts.fp, counts.n_neg, dtype=np.float64)])
@@ -161,6 +161,18 @@ def expected_cost(
         raise ValueError("cost_fp and cost_fn: expected at least one positive cost, got both 0")
     pi = None if prevalence is None else check_prevalence(prevalence)
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return expected_cost_of_counts(counts, c_fp, c_fn, pi)
+
+
+def expected_cost_of_counts(
+    counts: Any, c_fp: float, c_fn: float, pi: float | None = None
+) -> ExpectedCost:
+    """:func:`expected_cost` of a count table already had (checked costs; no sort).
+
+    ``counts``: a :class:`~prcurve._core._counts.BinaryCounts` or an unthinned
+    :class:`~prcurve.PRCurve` (thresholds, tp, fp, n_pos, n_neg); ``pi`` None: the data's
+    prevalence.  The report reads the cost-optimal threshold off its one sorted table this way.
+    """
     n_pos, n_neg = float(counts.n_pos), float(counts.n_neg)
     if pi is None:  # both shares from the counts: 1 - π would cancel when n_neg << n_pos
         pos_share, neg_share = n_pos / (n_pos + n_neg), n_neg / (n_pos + n_neg)

@@ -23,6 +23,8 @@ from ..._core._area import AUC_PR_METHODS
 from ..._core._counts import count_sorted
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._core._validation import check_binary_problem
+from ..._decision._depth import check_depth
+from ..._decision._threshold_view import ThresholdView
 from ..._inference._auc_ci import AUCPRInterval, auc_pr_ci, auc_pr_interval
 from ..._inference._band import PRConfidenceBand, pr_confidence_band
 from ..._inference._chance import BelowChanceTest, below_chance_test
@@ -30,6 +32,8 @@ from ..._inference._compare import ComparisonResult, compare
 from ..._prg._curve import FBetaOptimum, PRGCurve
 from .._progress import Progress, Stage, announce
 from ..input._io import LabelledScores
+from ._choice import STREAM as CHOICE_STREAM
+from ._choice import ThresholdChoice, ViewBands, choice_task, flagged_rows, full_view, view_task
 from ._operating import (
     DEFAULT_MIN_PRECISION,
     DEFAULT_MIN_RECALL,
@@ -54,6 +58,7 @@ from ._sizing import (
     rescale_interval,
     subsample,
 )
+from ._topk import EXACT_ROWS as TOP_K_EXACT_ROWS
 
 __all__ = [
     "Analysis",
@@ -102,6 +107,11 @@ class Settings:
     min_recall: tuple[float, ...] = DEFAULT_MIN_RECALL
     prevalence: float | tuple[int, int] | None = None  # --prevalence or --prevalence-count
     weight: str | None = None
+    cost_ratio: float | None = None  # --cost-ratio: c_FP/c_FN
+    top_k: int | float | None = None  # --top-k: rows, or a fraction of them
+    #: The "Choosing a threshold" step (threshold view, cost-optimal threshold, top K); the
+    #: Dask engine's subsample analysis leaves it out (its options are refused there).
+    threshold_choice: bool = True
 
 
 @dataclass(frozen=True)
@@ -131,11 +141,21 @@ class ScorerAnalysis:
     operating: OperatingAnalysis | None = None
     #: The one-sided test of "worse than chance" (:mod:`.._inference._chance`).
     chance: BelowChanceTest | None = None
+    #: "Choosing a threshold" (:mod:`._choice`): the threshold view with bands, and with
+    #: ``--cost-ratio``/``--prevalence``/``--top-k`` the cost-optimal threshold and top K.
+    view_bands: ViewBands | None = None
+    choice: ThresholdChoice | None = None
 
     @property
     def roc(self) -> ROCCurve:
         """The ROC curve of ``pr`` (computed on each access)."""
         return self.pr.to_roc()
+
+    @property
+    def threshold_view(self) -> ThresholdView | None:
+        """The threshold view of ``pr`` with its bands (computed on each access; None
+        without the "Choosing a threshold" step)."""
+        return None if self.view_bands is None else full_view(self.pr, self.view_bands)
 
     @property
     def prg(self) -> PRGCurve:
@@ -148,8 +168,9 @@ class InferenceStep:
     """One resampling step of the report: what it resampled and how long it took.
 
     ``key`` is ``(scorer, "band")``, ``(scorer, "auc_pr_bootstrap")``,
-    ``(scorer, "operating_points")``, ``(scorer, "operating_at_prevalence")`` (its interval and
-    band at π), ``(a, b)`` for the comparison of scorers a and b, or
+    ``(scorer, "operating_points")``, ``(scorer, "threshold_view")``,
+    ``(scorer, "threshold_choice")``, ``(scorer, "operating_at_prevalence")`` (its interval
+    and band at π), ``(a, b)`` for the comparison of scorers a and b, or
     ``("a vs b", "compare_at_prevalence")`` for their comparison at π (``--prevalence``; its
     seconds are the stage's, shared equally among the pairs).
     """
@@ -271,6 +292,8 @@ BAND_IGNORES_WEIGHTS = (
 
 #: The band step's result when there is none (weighted data): no band, the reason, no time.
 NO_BAND: tuple[Any, list[str], float] = (None, [BAND_IGNORES_WEIGHTS], 0.0)
+#: The result of a step that did not run (the threshold choice on the Dask engine's subsample).
+NO_STEP: tuple[Any, list[str], float] = (None, [], 0.0)
 
 
 #: The naive bootstrap band is used when a scorer has fewer distinct scores than
@@ -561,6 +584,69 @@ def _operating_tasks(
     return tasks
 
 
+def _choice_tasks(
+    problems: dict[str, Problem], curves: dict[str, dict[str, Any]], settings: Settings
+) -> list[Task]:
+    """The "Choosing a threshold" steps (:mod:`._choice`) of each scorer, beside the others.
+
+    The threshold view's bands are sized by :func:`._sizing.plan` (``"threshold_view"``: a
+    stratified subsample on large data, rescaled).  With ``--cost-ratio``, ``--prevalence`` or
+    ``--top-k``, a second step, sized like the operating points of weighted data
+    (:func:`._sizing.plan_operating` with ``task="threshold_choice"``): on large data a
+    stratified subsample keeping on average :data:`._sizing.MIN_FLAGGED` of the rows the
+    cost-optimal threshold and the top K flag; with ``--prevalence-count`` every row (the
+    uncertainty of π does not shrink with n), :func:`_operating_resamples` times.
+    """
+    if not settings.threshold_choice:
+        return []
+    tasks: list[Task] = []
+    b_user = None if settings.n_resamples_auto else settings.n_resamples
+    choose = dict(
+        cost_ratio=settings.cost_ratio, prevalence=settings.prevalence, top_k=settings.top_k
+    )
+    wanted = any(v is not None for v in choose.values())
+    estimated = isinstance(settings.prevalence, tuple)
+    for index, (name, (y, s, w)) in enumerate(problems.items()):
+        n, pr, n_pos = y.shape[0], curves[name]["pr"], int(np.count_nonzero(y))
+        p = plan("threshold_view", n, n_pos, b_user)
+        stream = np.random.SeedSequence(settings.seed, spawn_key=(CHOICE_STREAM, index, 3))
+        idx = subsample(y, p.rows, stream) if p.subsampled else None
+        options: dict[str, Any] = dict(
+            level=settings.level, plan=p, seed=settings.seed, index=index, subsample_rows=idx
+        )
+        args: tuple[Any, ...] = (y, s, w, pr, options)
+        tasks.append(((name, "threshold_view"), f"{name}: threshold view", view_task, args, p))
+        if not wanted:
+            continue
+        cost = settings.cost_ratio is not None or settings.prevalence is not None
+        if estimated:
+            p = Plan("threshold_choice", _operating_resamples(settings, n), n, n)
+        elif not cost and w is None and check_depth(settings.top_k, n) <= TOP_K_EXACT_ROWS:
+            # top K alone, shallow: every row, from the top rows only (._topk)
+            b = plan("threshold_choice", n, n_pos, b_user).n_resamples
+            p = Plan("threshold_choice", b, n, n)
+        else:
+            flagged = flagged_rows(
+                y, s, w, pr, cost_ratio=settings.cost_ratio, prevalence=settings.prevalence,
+                top_k=settings.top_k,
+            )  # fmt: skip
+            p = plan_operating(n, n_pos, flagged, b_user, task="threshold_choice")
+        stream = np.random.SeedSequence(settings.seed, spawn_key=(CHOICE_STREAM, index, 2))
+        idx = subsample(y, p.rows, stream) if p.subsampled else None
+        options = dict(
+            level=settings.level, plan=p, seed=settings.seed, index=index, subsample_rows=idx,
+            **choose,
+        )  # fmt: skip
+        key, args = (name, "threshold_choice"), (y, s, w, pr, options)
+        what = " and ".join(
+            w for w, on in (("cost-optimal threshold", settings.cost_ratio is not None
+                             or settings.prevalence is not None),
+                            ("top K", settings.top_k is not None)) if on
+        )  # fmt: skip
+        tasks.append((key, f"{name}: {what}", choice_task, args, p))
+    return tasks
+
+
 def _deployment_plans(
     problems: dict[str, Problem], settings: Settings
 ) -> tuple[dict[tuple[str, str], Plan], list[str]]:
@@ -756,6 +842,7 @@ def analyse(
     tasks = _inference_tasks(problems, settings, seeds, distinct)
     plans = {key: p for key, _, _, _, p in tasks}
     everything = tasks + _operating_tasks(problems, curves, settings)
+    everything += _choice_tasks(problems, curves, settings)
     n_pos = int(np.count_nonzero(data.y))
 
     band_keys = [key for key in plans if key[1] == "band"]  # none with weights
@@ -805,6 +892,9 @@ def analyse(
         if boot is not None:
             cis.setdefault(BOOTSTRAP_METHOD, {})["bootstrap_percentile"] = boot
         operating, _, timings["operating_points"] = results[(name, "operating_points")]
+        view, n4, timings["threshold_view"] = results.get((name, "threshold_view"), NO_STEP)
+        notes += n4
+        choice, _, timings["threshold_choice"] = results.get((name, "threshold_choice"), NO_STEP)
         y_k, _, w_k = problems[name]
         effective = None if w_k is None else _effective_counts(y_k, w_k)
         scorers[name] = replace(
@@ -813,6 +903,8 @@ def analyse(
             notes=notes,
             timings=timings,
             operating=operating,
+            view_bands=view,
+            choice=choice,
             chance=below_chance_test(pr.tp, pr.fp, effective_counts=effective),
         )
     comparisons = []

@@ -46,7 +46,11 @@ def analyse_exact(
     sub, n = data.sample, data.n_rows
     b = n_resamples or auto_resamples(sub.n)
     settings = dataclasses.replace(
-        settings, positive_label=sub.positive_label, n_resamples=b, source=sub.source
+        settings,
+        positive_label=sub.positive_label,
+        n_resamples=b,
+        source=sub.source,
+        threshold_choice=False,  # not offered on this engine (its options are refused)
     )
     approx = analyse(sub, settings, progress=progress)
     where = (

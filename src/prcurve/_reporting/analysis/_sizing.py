@@ -122,6 +122,8 @@ WORK = {
     "band": 2 * 10**6,
     "operating_points": 12 * 10**6,
     "operating_points_exact": 10**7,
+    "threshold_view": 5 * 10**6,
+    "threshold_choice": 5 * 10**6,
 }
 #: Seconds per row-resample of each step on one core, for planning (ordering the steps, and
 #: whether worker processes pay).  Measured with ``bench/bench_report_steps.py`` at the 10⁶-row
@@ -137,6 +139,8 @@ COST = {
     "band": 31e-9,
     "operating_points": 7e-9,
     "operating_points_exact": 30e-9,
+    "threshold_view": 10e-9,
+    "threshold_choice": 30e-9,
 }
 #: Replicates of a step that resamples all rows, at most (the former fixed default).
 MAX_RESAMPLES = 1000
@@ -315,21 +319,29 @@ def rescale_comparison(
 
 
 def plan_operating(
-    n: int, n_pos: int, flagged: int, n_resamples: int | None = None, *, estimated_pi: bool = False
+    n: int,
+    n_pos: int,
+    flagged: int,
+    n_resamples: int | None = None,
+    *,
+    estimated_pi: bool = False,
+    task: str = "operating_points",
 ) -> Plan:
     """The resampling of the operating-point step of weighted data (every target of one scorer).
 
     As :func:`plan` for ``"operating_points"``, with two more rules: the subsample holds on
     average at least :data:`MIN_FLAGGED` of the ``flagged`` rows (the fewest any chosen
     threshold flags), else every row; and with a prevalence estimated from a count
-    (``estimated_pi``) every row is resampled (see the module docstring).
+    (``estimated_pi``) every row is resampled (see the module docstring).  ``task``: the key of
+    :data:`WORK` (``"threshold_choice"`` sizes the report's threshold view and cost-optimal
+    threshold by the same rules).
 
     >>> plan_operating(10**6, 5 * 10**4, 10**5)
     Plan(task='operating_points', n_resamples=200, rows=60000, n=1000000)
     >>> plan_operating(10**6, 5 * 10**4, 10**4).rows  # a point flags 10⁴ rows: 1000 in 10⁵
     100000
     """
-    p = plan("operating_points", n, n_pos, n_resamples)
+    p = plan(task, n, n_pos, n_resamples)
     if not p.subsampled:
         return p
     if estimated_pi:

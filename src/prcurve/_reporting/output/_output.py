@@ -211,6 +211,12 @@ class _Stoppable:
     def flush(self) -> None:
         self._f.flush()
 
+    def check(self) -> None:
+        """Raise :class:`WriteStopped` once ``stop`` is set: a content function that works
+        long before it writes (the page draws figures) calls it between steps."""
+        if self._stop.is_set():
+            raise WriteStopped
+
 
 def _write_one(tmp: str, content: Content, stop: Event | None = None) -> None:
     """Write ``content`` to the new file ``tmp``; with ``stop``, a streamed content is stopped

@@ -26,6 +26,7 @@ from ..analysis._analysis import (
 )
 from ..analysis._operating import OperatingAnalysis
 from ..render._chance import chance_entry
+from ._choice_summary import choice_summary
 from ._names import scorer_files
 
 __all__ = ["comparison_entry", "comparison_summary", "operating_summary", "summary"]
@@ -64,6 +65,8 @@ def summary(analysis: Analysis) -> dict[str, Any]:
                 list(s.prevalence) if isinstance(s.prevalence, tuple) else None
             ),
             "weight_column": s.weight,
+            "cost_ratio": s.cost_ratio,
+            "top_k": s.top_k,
         },
         "data": {
             "n": analysis.n,
@@ -122,6 +125,9 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             }
         if sc.operating is not None:
             out["scorers"][name].update(operating_summary(sc.operating))
+        choice = choice_summary(sc)
+        if choice is not None:
+            out["scorers"][name]["threshold_choice"] = choice
         if sc.band is not None:
             band = sc.band
             out["scorers"][name]["confidence_band"] = {

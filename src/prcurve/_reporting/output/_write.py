@@ -234,7 +234,8 @@ def write_report(
     def page(f: BinaryIO) -> None:  # drawn while the curve files are written (threads)
         drawn = None if figures is None else figures.figures()
         drawn = render_figures(analysis) if drawn is None else drawn
-        f.write(render_html(analysis, data, drawn).encode("utf-8"))
+        check = getattr(f, "check", None)  # stops the drawing when the report is abandoned
+        f.write(render_html(analysis, data, drawn, check=check).encode("utf-8"))
 
     files: dict[str, Content] = {
         "report.html": page,

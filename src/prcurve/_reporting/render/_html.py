@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Callable
 from typing import Any
 
 from ..analysis._analysis import Analysis
+from ._choice_html import choice_html
 from ._figures import Figure, draw_figures, render_figures
 from ._operating_html import deployment_html, operating_html
 from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
@@ -78,6 +80,7 @@ figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee
 figcaption{font-size:0.9em;color:#555;margin-top:4px}
 table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
 code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
+table.choice th{vertical-align:bottom}.ci{font-size:0.85em;color:#555;white-space:nowrap}
 """
 
 
@@ -129,8 +132,18 @@ BAND_CAPTIONS = {
 }
 
 
-def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure]) -> str:
-    """The report page: one string, everything inline."""
+def render_html(
+    analysis: Analysis,
+    data: dict[str, Any],
+    figures: list[Figure],
+    *,
+    check: Callable[[], None] | None = None,
+) -> str:
+    """The report page: one string, everything inline.
+
+    ``check`` is called before each figure drawn here (the threshold views): it raises to stop
+    the drawing when the report is abandoned (an error or Ctrl-C elsewhere).
+    """
     st, d = data["settings"], data["data"]
     esc = html.escape
     parts = [
@@ -188,6 +201,8 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         f'<a href="#section-{fig.key}">{esc(name)}</a>'
         for fig, name in zip(figures[1:], data["scorers"], strict=True)
     ]
+    if any("threshold_choice" in s for s in data["scorers"].values()):
+        links.append('<a href="#choosing">choosing a threshold</a>')
     if data["comparisons"]:
         links.append('<a href="#comparisons">pairwise comparisons</a>')
     links.append('<a href="#settings">settings</a>')
@@ -268,6 +283,7 @@ def render_html(analysis: Analysis, data: dict[str, Any], figures: list[Figure])
         ]
         parts.append("<h3>Other numbers</h3>")
         parts.append(_table(["quantity", "value"], rows))
+    parts.append(choice_html(analysis, data, check=check))
     if data["comparisons"]:
         parts.append('<h2 id="comparisons">Pairwise comparisons</h2>')
         rows = []
