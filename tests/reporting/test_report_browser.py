@@ -79,7 +79,8 @@ def report(tmp_path_factory):
 
 def test_report_loads_in_chromium_with_every_figure(report, tmp_path):
     page = report.read_text()
-    n_figures = 1 + len(BUILTIN_EXAMPLE.scores)
+    # the overview, then per scorer its curves and its threshold view (Choosing a threshold)
+    n_figures = 1 + 2 * len(BUILTIN_EXAMPLE.scores)
 
     # 1. the DOM as Chromium parsed it: every <img> carries a data: PNG of real size
     dom = _run(["--dump-dom", report.as_uri()], tmp_path)
