@@ -170,3 +170,10 @@ def test_study_planning_names_present():
         "plan_ap_precision",
     }
     assert names <= set(prcurve.__all__)
+
+
+def test_bounded_accumulator_names_present():
+    """Issue 26 item 2: fixed-memory accumulator with a stated error bound."""
+    assert {"BoundedPRAccumulator", "BoundedPRCurve"} <= set(prcurve.__all__)
+    acc = prcurve.BoundedPRAccumulator(max_bins=8).update([1, 0] * 50, list(range(100)))
+    assert isinstance(acc.curve(), prcurve.BoundedPRCurve)

@@ -18,6 +18,8 @@ __all__ = [
     "AveragedAUCPRInterval",
     "BidistributionFit",
     "BinaryCounts",
+    "BoundedPRAccumulator",
+    "BoundedPRCurve",
     "BrodersenFig1Result",
     "BrodersenFig2Result",
     "CVPRCurves",

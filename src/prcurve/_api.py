@@ -8,6 +8,8 @@ not pay for importing SciPy.  Add new public names here and to ``prcurve.__all__
 
 from . import cases
 from ._core._accumulator import PRAccumulator
+from ._core._bounded import BoundedPRAccumulator
+from ._core._bounded_curve import BoundedPRCurve
 from ._core._counts import BinaryCounts, binary_counts
 from ._core._empirical import (
     PRCurve,
