@@ -68,7 +68,7 @@ def chunks(make: Callable[..., Chunk], n: int, chunk: int, seed: int) -> Iterato
 
 def exact_areas(make: Callable[..., Chunk], n: int, chunk: int, seed: int, parts: int):
     """Exact AP and DG area of the stream, ``parts`` passes, one score range counted per pass."""
-    y0, s0 = next(chunks(make, n, chunk, seed))
+    _, s0 = next(chunks(make, n, chunk, seed))
     edges = np.unique(np.quantile(s0, np.linspace(0, 1, parts + 1)[1:-1]))
     edges = np.concatenate([[-np.inf], edges, [np.inf]])
     tp_above = fp_above = 0
