@@ -81,15 +81,30 @@ def merge_costs(pos: np.ndarray, neg: np.ndarray, exact: np.ndarray) -> np.ndarr
 
     Bins are in increasing score order; the merged bin starts where bin ``i + 1`` starts (it
     holds the higher scores).  A merge changes no other bin's interval, so the cost is local:
-    the merged width minus the two widths.  Two bins of negatives only cost 0.
+    the merged width minus the two widths.  Two bins of negatives only cost 0.  Computed in
+    blocks of :data:`BLOCK` pairs, so that the temporaries stay small beside the bins.
     """
     pos = np.asarray(pos, dtype=np.float64)
     neg = np.asarray(neg, dtype=np.float64)
-    a = np.cumsum(pos[::-1])[::-1] - pos  # positive mass above each bin
-    fa = np.cumsum(neg[::-1])[::-1] - neg
-    width = np.where(exact, 0.0, ap_width(a, fa, pos, neg))
-    merged = ap_width(a[1:], fa[1:], pos[:-1] + pos[1:], neg[:-1] + neg[1:])
-    return merged - width[:-1] - width[1:]
+    a = np.cumsum(pos[::-1])[::-1]
+    a -= pos  # positive mass above each bin
+    fa = np.cumsum(neg[::-1])[::-1]
+    fa -= neg
+    cost = np.empty(max(pos.shape[0] - 1, 0))
+    for lo in range(0, cost.shape[0], BLOCK):
+        hi = min(lo + BLOCK, cost.shape[0])
+        b = slice(lo, hi + 1)  # the bins of pairs lo .. hi - 1
+        width = np.where(exact[b], 0.0, ap_width(a[b], fa[b], pos[b], neg[b]))
+        merged = ap_width(
+            a[lo + 1 : hi + 1], fa[lo + 1 : hi + 1], pos[lo:hi] + pos[lo + 1 : hi + 1],
+            neg[lo:hi] + neg[lo + 1 : hi + 1],
+        )  # fmt: skip
+        cost[lo:hi] = merged - width[:-1] - width[1:]
+    return cost
+
+
+#: Pairs per block in :func:`merge_costs`.
+BLOCK = 1 << 16
 
 
 def precision_gap_sup(a: np.ndarray, fa: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
