@@ -69,6 +69,8 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
         raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
     for option in _choice_options(args):
         raise InputError(f"{option}: not supported by --engine dask yet; use --engine memory")
+    if args.all_points:  # its curves are thinned as they are computed, out of core
+        raise InputError("--all-points: not supported by --engine dask; use --engine memory")
 
     try:
         import dask  # noqa: F401
@@ -303,14 +305,15 @@ def _run_report(
     # bands are in; committed with the rest, or removed (on any error or Ctrl-C) when the
     # block ends
     with FilesAhead(args.out) as ahead, FiguresAhead() as figures:
+        ready = partial(start_curve_files, ahead, all_points=args.all_points)
         analysis = analyse(
-            data, settings, progress=progress, curves_ready=partial(start_curve_files, ahead),
-            figures_ready=figures.start,
+            data, settings, progress=progress, curves_ready=ready, figures_ready=figures.start,
         )  # fmt: skip
         del data  # the analysis keeps what it needs
         trim_memory()
         paths = write_report(
-            analysis, args.out, progress=progress, ahead=ahead, figures=figures
+            analysis, args.out, progress=progress, ahead=ahead, figures=figures,
+            all_points=args.all_points,
         )  # fmt: skip
     progress.finish()
     _warn_worse_than_chance(analysis)
