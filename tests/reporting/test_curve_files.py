@@ -86,7 +86,7 @@ def test_thinned_curve_file(big, tmp_path):
     res = _run(str(path), "--label", "y", "--score", "s", "--out", str(out))
     assert res.returncode == 0, res.stderr
     thin = _read(out / "curves" / "s.csv")
-    t, tp, fp, p, r = _full_curve(y, s)
+    t, tp, fp, p, _ = _full_curve(y, s)
     assert tp.shape[0] == 120_000 > CAP
     assert 2 <= thin["tp"].shape[0] <= CAP
     kept = set(zip(thin["fp"].tolist(), thin["tp"].tolist(), strict=True))
