@@ -122,7 +122,7 @@ def write_cv_report(
             raise InputError(f"{data.source}: column {column!r}: {exc}") from None
         entry: dict[str, Any] = {"score_column": column, "folds": res.folds.tolist(), "auc": {}}
         if multiclass:
-            entry["support"] = int(res.pooled.n_pos)
+            entry["support"] = int(np.count_nonzero(y))  # rows, also with weights
         for m, fa in res.auc.items():
             entry["auc"][m] = {
                 "per_fold": [num(v) for v in fa.per_fold], "mean": num(fa.mean),

@@ -73,13 +73,15 @@ def binary_operating(
     return out
 
 
-def _mean_entry(values: list[float | None], level: float) -> dict[str, Any]:
+def _mean_entry(values: list[float | None], level: float, *, rate: bool = True) -> dict[str, Any]:
     """Per-fold values (None where a fold misses the target), their mean and t-interval over
-    the folds that have one (at least two for an interval)."""
+    the folds that have one (at least two for an interval; clipped to [0, 1] for a ``rate``)."""
     have = np.array([v for v in values if v is not None], dtype=np.float64)
     entry: dict[str, Any] = {"per_fold": values, "folds_with_value": int(have.shape[0])}
     if have.shape[0] >= 2:
         mean, std, low, high = _t_interval(have, level)
+        if rate:
+            low, high = max(float(low), 0.0), min(float(high), 1.0)
         entry.update(mean=num(mean), std=num(std), interval=[num(low), num(high)])
     else:
         entry.update(mean=num(have[0]) if have.shape[0] else None, std=None, interval=None)
@@ -96,7 +98,7 @@ def _aggregate(per_fold: list[list[dict]], level: float) -> list[dict[str, Any]]
                 "target": first["target"],
                 "feasible_folds": sum(p["feasible"] for p in points),
                 **{q: _mean_entry([p[q] for p in points], level) for q in ("precision", "recall")},
-                "threshold": _mean_entry([p["threshold"] for p in points], level),
+                "threshold": _mean_entry([p["threshold"] for p in points], level, rate=False),
             }
         )
     return rows

@@ -180,7 +180,7 @@ def write_multiclass_report(
             deployed[names[j]] = c.at_prevalence(opts.prevalence)
         summary["classes"][cls] = {
             "score_column": names[j],
-            "support": int(c.n_pos),
+            "support": int(np.count_nonzero(y)),  # rows, also with weights
             "interval": per_class[j],
             "auc_pr": {m: num(c.auc(m)) for m in AUC_PR_METHODS},
             **op,
