@@ -93,7 +93,7 @@ def write_cv_report(
     assert data.folds is not None
     problems, positive = _problems(data, label, pos_label, class_names)
     multiclass = class_names is not None
-    settings = {
+    settings: dict[str, Any] = {
         "source": data.source, "label": label, "positive_label": positive, "fold": fold,
         "level": opts.level, "sample_weight": data.weight is not None,
         "weight_column": opts.weight, "operating_targets": [list(t) for t in opts.targets],

@@ -32,7 +32,11 @@ Targets = Sequence[tuple[str, float]]
 
 def _point(y: np.ndarray, s: np.ndarray, w: Any, crit: str, target: float, pi: Any) -> dict:
     with warnings.catch_warnings():  # no intervals asked: nothing to warn about
-        op = operating_point(y, s, sample_weight=w, prevalence=pi, **{crit: target})
+        op = operating_point(
+            y, s, sample_weight=w, prevalence=pi,
+            min_precision=target if crit == "min_precision" else None,
+            min_recall=target if crit == "min_recall" else None,
+        )  # fmt: skip
     return {
         "criterion": crit,
         "target": target,
