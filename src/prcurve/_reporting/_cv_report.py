@@ -4,9 +4,9 @@ macro average over classes in every fold).
 
 Each problem's numbers come from :func:`prcurve.cv_pr_curves` (per-fold areas, their mean and
 Student-t interval, the pooled and vertically averaged curves) and its operating points and
-deployment prevalence from :func:`._multi_operating.fold_operating`; the page has the binary
-page's sections (:mod:`._multi_page`).  Written atomically: ``report.html``, ``summary.json`` and
-per problem ``<stem>_folds.png``, ``curves/<stem>_folds.csv`` and
+deployment prevalence from :func:`.analysis._multi_operating.fold_operating`; the page has
+the binary page's sections (:mod:`.render._multi_page`).  Written atomically: ``report.html``,
+``summary.json`` and per problem ``<stem>_folds.png``, ``curves/<stem>_folds.csv`` and
 ``curves/<stem>_vertical_average.csv``, the stem named after the score column (every file is
 listed in ``docs/guide/report-files.md``).
 """
@@ -23,16 +23,23 @@ import numpy as np
 from .. import __version__
 from .._core._area import AUC_PR_METHODS
 from .._multi._folds import _t_interval, cv_pr_curves
-from ._multi_operating import fold_operating
-from ._multi_page import fmt, how_to_read, interval, method_name, operating_html, ranking_html
-from ._multi_page import settings_html as _settings_html
 from ._multi_report import MultiOptions, curve_columns, png, settings_rows
+from .analysis._multi_operating import fold_operating
 from .input._io import InputError
 from .input._multi_input import MultiInput, binary_labels
 from .output._names import file_stems
 from .output._output import write_tree
 from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
 from .output._write import curve_csv
+from .render._multi_page import (
+    fmt,
+    how_to_read,
+    interval,
+    method_name,
+    operating_html,
+    ranking_html,
+)
+from .render._multi_page import settings_html as _settings_html
 from .render._page import img, num, page, table
 
 __all__ = ["write_cv_report"]

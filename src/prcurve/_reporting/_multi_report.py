@@ -3,10 +3,10 @@
 
 The file is read by :mod:`.input._multi_input` (pandas, imported lazily), the numbers come from
 :func:`prcurve.pr_curves` and :func:`prcurve.auc_pr_multi_ci`, the operating points and the
-deployment prevalence of every class from :mod:`._multi_operating`, and the page has the binary
-page's sections (:mod:`._multi_page`).  Written atomically: ``report.html``, ``summary.json``,
-``pr_curves.png`` and one curve file per class named after its score column (sized as the binary
-report's, :mod:`.output._sized`), listed in ``docs/guide/report-files.md``.
+deployment prevalence of every class from :mod:`.analysis._multi_operating`, and the page has
+the binary page's sections (:mod:`.render._multi_page`).  Written atomically: ``report.html``,
+``summary.json``, ``pr_curves.png`` and one curve file per class named after its score column
+(sized as the binary report's, :mod:`.output._sized`), listed in ``docs/guide/report-files.md``.
 """
 
 from __future__ import annotations
@@ -26,15 +26,22 @@ from .._core._empirical import PRCurve
 from .._inference._common import DegenerateBootstrapWarning
 from .._multi._curves import pr_curves
 from .._multi._interval import auc_pr_multi_ci
-from ._multi_operating import Targets, binary_operating
-from ._multi_page import fmt, how_to_read, interval, method_name, operating_html, ranking_html
-from ._multi_page import settings_html as _settings_html
+from .analysis._multi_operating import Targets, binary_operating
 from .input._io import InputError
 from .input._multi_input import MultiInput
 from .output._names import file_stems
 from .output._output import write_tree
 from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
 from .output._write import curve_csv
+from .render._multi_page import (
+    fmt,
+    how_to_read,
+    interval,
+    method_name,
+    operating_html,
+    ranking_html,
+)
+from .render._multi_page import settings_html as _settings_html
 from .render._page import img, num, page, table
 from .render._png import figure_png
 

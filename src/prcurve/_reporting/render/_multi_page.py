@@ -12,9 +12,9 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from .render._files_note import files_note
-from .render._html import METHOD_NAMES
-from .render._page import table
+from ._files_note import files_note
+from ._html import METHOD_NAMES
+from ._page import table
 
 __all__ = [
     "CRITERION_NAMES",

@@ -7,7 +7,7 @@ and with ``--prevalence`` π also at π (negatives reweighted, :meth:`prcurve.PR
 With folds every fold is one such problem and the report gives the mean over folds with the
 Student-t interval of :class:`prcurve.FoldAUC` (the same caveat: too narrow when folds share
 training data).  Numbers only, as JSON-ready dictionaries; the pages render them
-(``_multi_page``).
+(``render._multi_page``).
 """
 
 from __future__ import annotations
@@ -18,13 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from .._core._area import AUC_PR_METHODS
-from .._core._empirical import PRCurve, pr_curve
-from .._inference._operating_ci import operating_point
-from .._multi._folds import _t_interval
-from .render._page import num
+from ..._core._area import AUC_PR_METHODS
+from ..._core._empirical import PRCurve, pr_curve
+from ..._inference._operating_ci import operating_point
+from ..._multi._folds import _t_interval
 
 __all__ = ["Targets", "binary_operating", "fold_operating"]
+
+
+def num(x: Any) -> float | None:
+    """A finite number for JSON, or None."""
+    v = float(x)
+    return v if np.isfinite(v) else None
+
 
 #: ``(criterion, target)`` pairs: ``("min_precision", 0.8)``, ``("min_recall", 0.5)``, ...
 Targets = Sequence[tuple[str, float]]
