@@ -127,6 +127,8 @@ REPORT_ROOT = {
     "pipeline": "joins",
     "_population": "joins",
     "_multi_report": "joins",
+    "_cv_report": "joins",
+    "_multi_cli": "joins",
 }
 REPORT_MODULES = [p for p in MODULES if _part(_module_name(p)[0]) == "_reporting"]
 

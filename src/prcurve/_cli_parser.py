@@ -53,8 +53,10 @@ Without FILE the report is made for the built-in example: real handwritten digit
 three models.
 
 Output, in --out (default ./prcurve-report): report.html (one self-contained page),
-summary.json (every number in the page) and curves/*.csv (every operating point; summary.json
-lists each scorer's files).  Only these files are replaced; nothing else in DIR is touched.
+summary.json (every number in the page) and curves/*.csv (the operating points, thinned above
+100,000 unless --all-points; summary.json lists each scorer's files and docs/guide/
+report-files.md every file of each report shape).  Only these files are replaced; nothing
+else in DIR is touched.
 
 How CSV input is read:
   compression  gzip, bzip2 and xz, recognised by their magic bytes (any name, also stdin)
@@ -297,7 +299,7 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``prcurve`` (all subcommands)."""
+    """The argument parser of ``prcurve`` (all subcommands; each built by its own function)."""
     parser = _Parser(
         prog="prcurve",
         description=DESCRIPTION,
@@ -307,13 +309,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"prcurve {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    rep = _add_report_parser(sub)
+    pop = _add_population_parser(sub)
+    sim = _add_simulate_parser(sub)
+    from ._plan_cli import add_plan_parser  # `prcurve plan` (issue 27 item 4), own module
 
+    types = {"prevalence": _prevalence, "level": _level, "seed": _seed, "size": _size}
+    plan = add_plan_parser(sub, types)
+    parser.commands = {"report": rep, "population": pop, "simulate": sim, "plan": plan}
+    return parser
+
+
+def _add_report_parser(sub: Any) -> argparse.ArgumentParser:
+    """``prcurve report`` and its options, group by group."""
     rep = sub.add_parser(
         "report",
         help="curves, AUC-PR estimates and figures for score columns of a file",
         description=REPORT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_input_options(rep)
+    _add_resampling_options(rep)
+    _add_operating_options(rep)
+    _add_output_options(rep)
+    _add_engine_options(rep)
+    _add_multi_options(rep)
+    return rep
+
+
+def _add_input_options(rep: argparse.ArgumentParser) -> None:
+    """The data: FILE, its columns, how the CSV is read, the positive label."""
     rep.add_argument(
         "file",
         nargs="?",
@@ -351,13 +376,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="VALUE",
         help="label of the positive class (needed unless labels are 0/1, -1/1, true/false, yes/no)",
     )
-    rep.add_argument(
-        "--out",
-        metavar="DIR",
-        default="prcurve-report",
-        help="output directory (default: ./prcurve-report); created if needed, and only the "
-        "report's own files in it are replaced",
-    )
+
+
+def _add_resampling_options(rep: argparse.ArgumentParser) -> None:
+    """Seed, resamples, confidence level and processes of the bootstrap."""
     rep.add_argument(
         "--seed",
         type=_seed,
@@ -387,6 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="processes for the bootstrap on large data (default: the available CPUs)",
     )
+
+
+def _add_operating_options(rep: argparse.ArgumentParser) -> None:
+    """Operating points, deployment prevalence and the threshold choice."""
     rep.add_argument(
         "--min-precision",
         type=_target_list,
@@ -439,10 +465,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="'Choosing a threshold' adds precision@K and recall@K with intervals: K rows "
         "(an integer) or a fraction of the rows (in (0, 1)); tied scores in random order",
     )
-    rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
-    _add_engine_options(rep)
-    _add_multi_options(rep)
 
+
+def _add_output_options(rep: argparse.ArgumentParser) -> None:
+    """Where the report goes and what its curve files hold."""
+    rep.add_argument(
+        "--out",
+        metavar="DIR",
+        default="prcurve-report",
+        help="output directory (default: ./prcurve-report); created if needed, and only the "
+        "report's own files in it are replaced",
+    )
+    rep.add_argument(
+        "--all-points",
+        action="store_true",
+        help="curve files with every operating point, and a Parquet file of each curve "
+        "(default: curves of more than 100,000 points are thinned, keeping both ends and every "
+        "ROC convex hull vertex; the page and summary.json give the precision-error bound)",
+    )
+    rep.add_argument("--quiet", action="store_true", help="no progress bar and no final message")
+
+
+def _add_population_parser(sub: Any) -> argparse.ArgumentParser:
+    """``prcurve population``."""
     pop = sub.add_parser(
         "population",
         help="population ROC and PR curves of the papers' score models",
@@ -470,7 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="output directory (default: ./prcurve-population)",
     )
     pop.add_argument("--quiet", action="store_true", help="no progress and no final message")
+    return pop
 
+
+def _add_simulate_parser(sub: Any) -> argparse.ArgumentParser:
+    """``prcurve simulate``."""
     sim = sub.add_parser(
         "simulate",
         help="simulation study of the empirical PR estimator under a score model",
@@ -521,12 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="output directory (default: ./prcurve-simulation)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress and no final message")
-    from ._plan_cli import add_plan_parser  # `prcurve plan` (issue 27 item 4), own module
-
-    types = {"prevalence": _prevalence, "level": _level, "seed": _seed, "size": _size}
-    plan = add_plan_parser(sub, types)
-    parser.commands = {"report": rep, "population": pop, "simulate": sim, "plan": plan}
-    return parser
+    return sim
 
 
 def _add_multi_options(rep: argparse.ArgumentParser) -> None:

@@ -69,6 +69,8 @@ def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> 
         raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
     for option in _choice_options(args):
         raise InputError(f"{option}: not supported by --engine dask yet; use --engine memory")
+    if args.all_points:  # its curves are thinned as they are computed, out of core
+        raise InputError("--all-points: not supported by --engine dask; use --engine memory")
 
     try:
         import dask  # noqa: F401
@@ -178,45 +180,12 @@ def _operating_settings(args: argparse.Namespace) -> dict[str, Any]:
 def _run_multi_report(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdin: TextIO | BinaryIO
 ) -> int:
-    from ._reporting._multi_report import write_cv_report, write_multiclass_report
+    """The multiclass and cross-validation shapes (``prcurve._reporting._multi_cli``)."""
+    from ._reporting._multi_cli import run_multi_report
     from ._reporting._progress import ProgressBar
-    from ._reporting.analysis._analysis import auto_resamples
-    from ._reporting.input._multi_input import read_multi_input
 
-    multiclass = bool(args.score_prefix or args.multiclass)
-    if args.file is None or not args.label:
-        parser.error("--score-prefix, --multiclass and --fold need FILE and --label COL")
-    if args.score_prefix and args.score:
-        parser.error("give either --score-prefix or --score columns, not both")
-    if not args.score_prefix and not args.score:
-        parser.error("--score COL (or --score-prefix PREFIX) is required")
-    if multiclass and args.fold:
-        parser.error("--fold cannot be combined with a multiclass report yet")
-    for option in _choice_options(args):
-        shape = "multiclass" if multiclass else "cross-validation (--fold)"
-        parser.error(f"{option} cannot be combined with a {shape} report yet")
     progress = ProgressBar(enabled=not args.quiet)
-    _check_output(args)
-    progress.start("reading")
-    data = read_multi_input(
-        args.file, args.label, scores=args.score or (), score_prefix=args.score_prefix,
-        fold=args.fold, stdin=stdin, weight=getattr(args, "weight", None),
-        sep=getattr(args, "sep", None), encoding=getattr(args, "encoding", None),
-    )  # fmt: skip
-    progress(1, 1)
-    if multiclass:
-        cut = len(args.score_prefix or "")
-        n_res = auto_resamples(data.labels.shape[0] * len(data.scores))
-        paths = write_multiclass_report(
-            data, args.label, args.out, class_names=[c[cut:] for c in data.scores],
-            level=args.level, n_resamples=n_res if args.n_resamples == "auto" else args.n_resamples,
-            seed=args.seed, progress=progress,
-        )  # fmt: skip
-    else:
-        paths = write_cv_report(
-            data, args.label, args.fold, args.out, pos_label=args.pos_label, level=args.level,
-            progress=progress,
-        )  # fmt: skip
+    paths = run_multi_report(args, parser, stdin, progress, partial(_check_output, args))
     progress.finish()
     if not args.quiet:
         print(f"Report written to {paths['report']}")
@@ -303,14 +272,15 @@ def _run_report(
     # bands are in; committed with the rest, or removed (on any error or Ctrl-C) when the
     # block ends
     with FilesAhead(args.out) as ahead, FiguresAhead() as figures:
+        ready = partial(start_curve_files, ahead, all_points=args.all_points)
         analysis = analyse(
-            data, settings, progress=progress, curves_ready=partial(start_curve_files, ahead),
-            figures_ready=figures.start,
+            data, settings, progress=progress, curves_ready=ready, figures_ready=figures.start,
         )  # fmt: skip
         del data  # the analysis keeps what it needs
         trim_memory()
         paths = write_report(
-            analysis, args.out, progress=progress, ahead=ahead, figures=figures
+            analysis, args.out, progress=progress, ahead=ahead, figures=figures,
+            all_points=args.all_points,
         )  # fmt: skip
     progress.finish()
     _warn_worse_than_chance(analysis)

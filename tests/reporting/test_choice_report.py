@@ -219,18 +219,18 @@ def test_refused_on_multiclass_and_folds(csv, tmp_path, option):
     multi.write_text("y,p_0,p_1,fold\n" + "".join(f"{i % 2},0.{i},0.{9 - i},{i % 3}\n"
                                                   for i in range(9)))  # fmt: skip
     res = _run(str(multi), "--label", "y", "--score-prefix", "p_", *option, check=False)
-    assert res.returncode == 2
-    first = res.stderr.splitlines()[0]
-    assert (
-        first
-        == f"prcurve report: error: {option[0]} cannot be combined with a multiclass report yet"
+    # one line, exit status 1, as the Dask engine's refusals (issue 24 item 4)
+    assert res.returncode == 1
+    assert res.stderr == (
+        f"prcurve: error: {option[0]}: not supported by a multiclass report (the threshold "
+        "choice is made for one binary problem)\n"
     )
     res = _run(str(multi), "--label", "y", "--score", "p_0", "--fold", "fold", *option,
                check=False)  # fmt: skip
-    assert res.returncode == 2
-    assert res.stderr.splitlines()[0] == (
-        f"prcurve report: error: {option[0]} cannot be combined with a cross-validation (--fold) "
-        "report yet"
+    assert res.returncode == 1
+    assert res.stderr == (
+        f"prcurve: error: {option[0]}: not supported by a cross-validation (--fold) report (the "
+        "threshold choice is made for one binary problem)\n"
     )
 
 

@@ -48,7 +48,8 @@ def test_multiclass_report_numbers(multiclass_csv, tmp_path):
             auc_pr(y, s, labels=["cat", "dog", "eel"], average=average, method="davis_goadrich")
         )
     assert summary["classes"]["dog"]["support"] == int(np.sum(y == "dog"))
-    assert {"report.html", "pr_curves.png", "curves/one_vs_rest.csv"} <= set(summary["files"])
+    written = {"report.html", "pr_curves.png", "curves/p_cat.csv", "curves/micro_average.csv"}
+    assert written <= set(summary["files"])
     assert (out / "pr_curves.png").read_bytes()[:4] == b"\x89PNG"
     page = (out / "report.html").read_text()
     assert "Averaged AUC-PR" in page and "eel" in page
@@ -78,7 +79,7 @@ def test_cv_report_numbers(multiclass_csv, tmp_path):
         assert entry["interval"] == pytest.approx([fa.interval.low, fa.interval.high], rel=1e-12)
         assert entry["pooled"] == pytest.approx(fa.pooled, rel=1e-12)
     assert summary["scores"]["p_cat"]["folds"] == ["f0", "f1", "f2", "f3"]
-    table = (out / "curves" / "score_0_vertical_average.csv").read_text().splitlines()
+    table = (out / "curves" / "p_cat_vertical_average.csv").read_text().splitlines()
     assert table[0] == "recall,mean_precision,std_precision,band_low,band_high"
     got = np.array([[float(v) for v in row.split(",")] for row in table[1:]])
     np.testing.assert_array_equal(got[:, 1], ref.mean_precision)
@@ -119,7 +120,6 @@ def test_class_without_score_column(tmp_path, capsys):
         (["--score-prefix", "p_"], "need FILE and --label"),
         (["FILE", "--label", "y", "--score-prefix", "p_", "--score", "a"], "not both"),
         (["FILE", "--label", "y", "--fold", "f"], "--score COL"),
-        (["FILE", "--label", "y", "--score-prefix", "p_", "--fold", "f"], "cannot be combined"),
     ],
 )
 def test_usage_errors(multiclass_csv, capsys, args, message):
@@ -169,7 +169,8 @@ def test_more_file_errors(tmp_path, capsys):
 
 
 def test_weight_and_separator_columns(tmp_path):
-    from prcurve._reporting._multi_report import write_cv_report, write_multiclass_report
+    from prcurve._reporting._cv_report import write_cv_report
+    from prcurve._reporting._multi_report import MultiOptions, write_multiclass_report
     from prcurve._reporting.input._multi_input import read_multi_input
 
     rng = np.random.default_rng(9)
@@ -187,8 +188,9 @@ def test_weight_and_separator_columns(tmp_path):
     data = read_multi_input(str(path), "y", score_prefix="p_", weight="w", sep=";")
     np.testing.assert_array_equal(data.weight, w)
     write_multiclass_report(
-        data, "y", str(tmp_path / "m"), class_names=["0", "1", "2"], n_resamples=50
-    )
+        data, "y", str(tmp_path / "m"), class_names=["0", "1", "2"],
+        options=MultiOptions(n_resamples=50),
+    )  # fmt: skip
     summary = json.loads((tmp_path / "m" / "summary.json").read_text())
     assert summary["settings"]["sample_weight"] is True
     onehot = (y[:, None] == np.arange(3)).astype(int)

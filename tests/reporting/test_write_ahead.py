@@ -52,8 +52,8 @@ def staged_before_resampling_ends(monkeypatch):
     seen: dict[str, list[str]] = {}
     real = write_module.start_curve_files
 
-    def spy(ahead, curves):
-        real(ahead, curves)
+    def spy(ahead, curves, **kw):
+        real(ahead, curves, **kw)
         ahead.wait([f"curves/{name}.csv" for name in curves])
         folder = os.path.join(ahead.out_dir, "curves")
         seen["staged"] = sorted(n.split("-", 2)[2] for n in os.listdir(folder) if n[0] == ".")

@@ -1,11 +1,12 @@
-"""``prcurve report`` for several score columns per class (one-vs-rest) or for cross-validation
-folds (``--score-prefix`` / ``--multiclass`` and ``--fold``).
+"""``prcurve report`` for one score column per class, one-vs-rest (``--score-prefix`` /
+``--multiclass``; with ``--fold`` see :mod:`._cv_report`).
 
-The file is read by :mod:`._multi_input` (pandas, imported lazily), the numbers come
-from :func:`prcurve.pr_curves`, :func:`prcurve.auc_pr_multi_ci` and
-:func:`prcurve.cv_pr_curves`, and the output is written atomically like the binary report:
-``report.html`` (one self-contained page), ``summary.json`` (every number in the page), the
-figures as PNG and the operating points as CSV.
+The file is read by :mod:`.input._multi_input` (pandas, imported lazily), the numbers come from
+:func:`prcurve.pr_curves` and :func:`prcurve.auc_pr_multi_ci`, the operating points and the
+deployment prevalence of every class from :mod:`.analysis._multi_operating`, and the page has
+the binary page's sections (:mod:`.render._multi_page`).  Written atomically: ``report.html``,
+``summary.json``, ``pr_curves.png`` and one curve file per class named after its score column
+(sized as the binary report's, :mod:`.output._sized`), listed in ``docs/guide/report-files.md``.
 """
 
 from __future__ import annotations
@@ -14,33 +15,68 @@ import html
 import json
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .. import __version__
 from .._core._area import AUC_PR_METHODS
+from .._core._empirical import PRCurve
 from .._inference._common import DegenerateBootstrapWarning
 from .._multi._curves import pr_curves
-from .._multi._folds import cv_pr_curves
 from .._multi._interval import auc_pr_multi_ci
+from .analysis._multi_operating import Targets, binary_operating
 from .input._io import InputError
-from .input._multi_input import MultiInput, binary_labels
+from .input._multi_input import MultiInput
+from .output._names import file_stems
 from .output._output import write_tree
-from .render._page import img as _img
-from .render._page import num as _num
-from .render._page import page as _page
-from .render._page import table as _table
+from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
+from .output._write import curve_csv
+from .render._multi_page import (
+    fmt,
+    how_to_read,
+    interval,
+    method_name,
+    operating_html,
+    ranking_html,
+)
+from .render._multi_page import settings_html as _settings_html
+from .render._page import img, num, page, table
 from .render._png import figure_png
 
-__all__ = ["write_cv_report", "write_multiclass_report"]
+__all__ = [
+    "MultiOptions",
+    "curve_columns",
+    "png",
+    "settings_rows",
+    "write_multiclass_report",
+]
 
 
-def _f(x: Any) -> str:
-    return "–" if x is None else f"{float(x):.4f}"
+#: Key of the micro-averaged curve among the class columns' curves (no column name is empty).
+MICRO = ""
 
 
-def _png(draw: Any) -> bytes:
+@dataclass(frozen=True)
+class MultiOptions:
+    """The options of a multiclass or fold report (see ``prcurve report --help``).
+
+    ``targets`` are the operating points' ``(criterion, target)`` pairs, ``prevalence`` the
+    deployment prevalence (or None), ``weight`` the weight column's name (or None).
+    """
+
+    level: float = 0.95
+    n_resamples: int = 1000
+    seed: int = 0
+    targets: Targets = ()
+    prevalence: float | None = None
+    weight: str | None = None
+    all_points: bool = False
+
+
+def png(draw: Any) -> bytes:
+    """A figure drawn by ``draw(ax)``, as PNG bytes."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(6.4, 5.2))
@@ -49,209 +85,192 @@ def _png(draw: Any) -> bytes:
     return figure_png(fig)
 
 
+def curve_columns(pr: PRCurve) -> dict[str, Any]:
+    """The columns of a curve file."""
+    return {
+        "threshold": pr.thresholds, "tp": pr.tp, "fp": pr.fp,
+        "precision": pr.precision, "recall": pr.recall,
+    }  # fmt: skip
+
+
+def settings_rows(data: MultiInput, label: str, opts: MultiOptions) -> list[tuple[str, str]]:
+    """The settings every multiclass and fold page shows."""
+    targets = ", ".join(f"{c.replace('_', ' ')} {t:g}" for c, t in opts.targets) or "none"
+    return [
+        ("input", data.source),
+        ("label column", label),
+        ("score columns", ", ".join(data.scores)),
+        ("sample weights", opts.weight or "none"),
+        ("confidence level", f"{opts.level:g}"),
+        ("operating-point targets", targets),
+        ("deployment prevalence", "none" if opts.prevalence is None else f"{opts.prevalence:g}"),
+        ("curve files", "every point" if opts.all_points else f"≤ {MAX_FILE_POINTS:,} points each"),
+    ]
+
+
+def _curve_files(
+    curves: dict[str, PRCurve], opts: MultiOptions, deployed: dict[str, PRCurve]
+) -> tuple[dict[str, str | bytes], dict[str, Any]]:
+    """Each class's curve file (and at π), named after its score column, and the micro curve's
+    ``micro_average.csv`` (hashed if a column has that name): files, summary entry."""
+    stems = file_stems([c for c in curves if c != MICRO])
+    taken = {v.casefold() for v in stems.values()}
+    stems[MICRO] = "micro_average" if "micro_average" not in taken else file_stems([MICRO])[MICRO]
+    files: dict[str, str | bytes] = {}
+    entries: dict[str, Any] = {}
+    for column, pr in curves.items():
+        path = f"curves/{stems[column]}.csv"
+        files[path] = curve_csv(curve_columns(file_curve(pr, all_points=opts.all_points)))
+        key = "(micro average)" if column == MICRO else column
+        entries[key] = file_entry(pr, path, all_points=opts.all_points)
+        if column in deployed:
+            path = f"curves/{stems[column]}_at_prevalence.csv"
+            at = deployed[column]
+            files[path] = curve_csv(curve_columns(file_curve(at, all_points=opts.all_points)))
+            entries[key]["at_prevalence"] = file_entry(at, path, all_points=opts.all_points)
+    cap = None if opts.all_points else MAX_FILE_POINTS
+    return files, {"max_points": cap, "scorers": entries}
+
+
 def write_multiclass_report(
     data: MultiInput,
     label: str,
     out_dir: str,
     *,
     class_names: Sequence[str],
-    level: float = 0.95,
-    n_resamples: int = 1000,
-    seed: int = 0,
+    options: MultiOptions | None = None,
     progress: Any = None,
 ) -> dict[str, str]:
-    """One-vs-rest report: per-class and averaged AUC-PR with bootstrap intervals, the curves.
+    """One-vs-rest report: per-class and averaged AUC-PR with bootstrap intervals, the curves,
+    the operating points and (with a prevalence) everything at the deployment prevalence.
 
     ``class_names[j]`` is the label (as text in the label column) of score column ``j``.
     """
     from ..plot import MultiPRCurvesDisplay
 
+    opts = options or MultiOptions()
     names = list(data.scores)
-    present = sorted(set(data.labels.tolist()))
-    unknown = [v for v in present if v not in class_names]
+    unknown = [v for v in sorted(set(data.labels.tolist())) if v not in class_names]
     if unknown:
         raise InputError(
             f"{data.source}: column {label!r} has label {unknown[0]!r} without a score column; "
             f"the score columns are for {list(class_names)!r}"
         )
     S = np.column_stack([data.scores[c] for c in names])
-    labels = np.array(list(class_names), dtype=str)
     try:
-        res = pr_curves(data.labels, S, labels=labels, sample_weight=data.weight)
+        res = pr_curves(data.labels, S, labels=np.array(list(class_names), dtype=str),
+                        sample_weight=data.weight)  # fmt: skip
     except ValueError as exc:
         raise InputError(f"{data.source}: {exc}") from None
     summary: dict[str, Any] = {
         "prcurve_version": __version__,
         "kind": "multiclass",
         "settings": {
-            "source": data.source,
-            "label": label,
+            "source": data.source, "label": label,
             "score_columns": dict(zip(class_names, names, strict=True)),
-            "level": level,
-            "n_resamples": n_resamples,
-            "seed": seed,
-            "sample_weight": data.weight is not None,
+            "level": opts.level, "n_resamples": opts.n_resamples, "seed": opts.seed,
+            "sample_weight": data.weight is not None, "weight_column": opts.weight,
+            "operating_targets": [list(t) for t in opts.targets],
+            "prevalence": opts.prevalence, "all_points": opts.all_points,
         },
         "n": int(S.shape[0]),
         "classes": {},
-        "averages": {},
-    }
-    per_class_ci = None
-    rng = np.random.default_rng(seed)
+        "averages": _averages(data, S, res, class_names, opts, progress),
+    }  # fmt: skip
+    per_class = summary["averages"].pop("_per_class")
+    deployed: dict[str, PRCurve] = {}
+    for j, cls in enumerate(class_names):
+        c = res.curves[j]
+        y = data.labels == cls
+        op = binary_operating(y, S[:, j], data.weight, opts.targets, opts.prevalence, curve=c)
+        if opts.prevalence is not None:
+            deployed[names[j]] = c.at_prevalence(opts.prevalence)
+        summary["classes"][cls] = {
+            "score_column": names[j],
+            "support": int(np.count_nonzero(y)),  # rows, also with weights
+            "interval": per_class[j],
+            "auc_pr": {m: num(c.auc(m)) for m in AUC_PR_METHODS},
+            **op,
+        }
+    curves = {names[j]: c for j, c in enumerate(res.curves)}
+    files, curve_files = _curve_files({**curves, MICRO: res.micro}, opts, deployed)
+    figure = png(lambda ax: MultiPRCurvesDisplay(res).plot(ax))
+    files = {"pr_curves.png": figure, **files}
+    summary["files"] = ["report.html", "summary.json", *files]
+    summary["curve_files"] = curve_files
+    body = _body(summary, data, figure, opts)
+    body.append(_settings_html(settings_rows(data, label, opts), summary))
+    files["report.html"] = page("Multiclass precision–recall report", body)
+    files["summary.json"] = json.dumps(summary, indent=2, allow_nan=False)
+    written = write_tree(out_dir, files, what="the report")
+    return {"report": written["report.html"]}
+
+
+def _averages(
+    data: MultiInput, S: np.ndarray, res: Any, class_names: Sequence[str], opts: MultiOptions,
+    progress: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """Macro, weighted and micro AP with bootstrap intervals, every estimator's average, and
+    (under ``_per_class``) each class's interval from the first bootstrap."""
+    out: dict[str, Any] = {}
+    labels = np.array(list(class_names), dtype=str)
+    rng = np.random.default_rng(opts.seed)
     for average in ("macro", "weighted", "micro"):
         if progress is not None:
             progress.start(f"bootstrap ({average})")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DegenerateBootstrapWarning)
             ci = auc_pr_multi_ci(
-                data.labels, S, labels=labels, average=average, level=level,
-                sample_weight=data.weight,
-                n_resamples=n_resamples, rng=rng, progress=progress,
+                data.labels, S, labels=labels, average=average, level=opts.level,
+                sample_weight=data.weight, n_resamples=opts.n_resamples, rng=rng,
+                progress=progress,
             )  # fmt: skip
-        if per_class_ci is None:
-            per_class_ci = ci
-        summary["averages"][average] = {
-            "average_precision": _num(ci.estimate),
-            "interval": [_num(ci.interval.low), _num(ci.interval.high)],
+        if "_per_class" not in out:
+            ends = ci.per_class_interval
+            lows, highs = np.asarray(ends.low), np.asarray(ends.high)
+            out["_per_class"] = [[num(lo), num(hi)] for lo, hi in zip(lows, highs, strict=True)]
+        out[average] = {
+            "average_precision": num(ci.estimate),
+            "interval": [num(ci.interval.low), num(ci.interval.high)],
             "degenerate_replicates": ci.n_degenerate,
-            **{m: _num(res.auc(m, average=average)) for m in AUC_PR_METHODS},
+            **{m: num(res.auc(m, average=average)) for m in AUC_PR_METHODS},
         }
-    assert per_class_ci is not None
-    rows = []
-    for j, cls in enumerate(class_names):
-        c = res.curves[j]
-        ends = per_class_ci.per_class_interval
-        low, high = np.asarray(ends.low)[j], np.asarray(ends.high)[j]
-        summary["classes"][cls] = {
-            "score_column": names[j],
-            "support": int(c.n_pos),
-            "interval": [_num(low), _num(high)],
-            **{m: _num(c.auc(m)) for m in AUC_PR_METHODS},
-        }
-        rows.append(
-            [html.escape(cls), html.escape(names[j]), str(int(c.n_pos)), _f(c.auc()),
-             f"[{_f(low)}, {_f(high)}]", _f(c.auc("davis_goadrich"))]
-        )  # fmt: skip
-    avg_rows = [
-        [a, _f(e["average_precision"]), f"[{_f(e['interval'][0])}, {_f(e['interval'][1])}]",
-         _f(e["davis_goadrich"])]
-        for a, e in summary["averages"].items()
-    ]  # fmt: skip
-    png = _png(lambda ax: MultiPRCurvesDisplay(res).plot(ax))
-    files: dict[str, str | bytes] = {
-        "pr_curves.png": png,
-        "curves/one_vs_rest.csv": res.to_frame().to_csv(index=False),
-    }
-    summary["files"] = ["report.html", "summary.json", *files]
-    pct = f"{level:.0%}"
+    return out
+
+
+def _body(summary: dict[str, Any], data: MultiInput, figure: bytes, opts: MultiOptions) -> list:
+    esc = html.escape
+    pct = f"{opts.level:.0%}"
+    classes = summary["classes"]
+    ranked = [(c, e["auc_pr"]["average_precision"], e["interval"]) for c, e in classes.items()]
     body = [
-        f'<p class="note">{html.escape(data.source)}: {S.shape[0]} rows, {len(names)} classes '
-        f"(column {html.escape(label)!s}); one-vs-rest curves of every class and the micro "
-        "curve of all (row, class) pairs.</p>",
-        _img(png, "one-vs-rest PR curves"),
+        f'<p class="note">{esc(data.source)}: {summary["n"]:,} rows, {len(classes):,} classes '
+        f"(column {esc(summary['settings']['label'])}); one-vs-rest curves of every class and "
+        "the micro curve of all (row, class) pairs. New to these numbers? See "
+        '<a href="#how-to-read">how to read this report</a>.</p>',
+        ranking_html("Which classes are told apart best?", ranked, opts.level),
+        img(figure, "one-vs-rest PR curves"),
         "<h2>Averaged AUC-PR</h2>",
-        _table(["average", "AP", f"{pct} bootstrap interval", "AUC-PR (DG)"], avg_rows),
-        '<p class="note">macro: mean of the per-class APs; weighted: weighted by each class\'s '
-        "number of positives; micro: the AP of the pooled (row, class) pairs (scikit-learn's "
-        f"definitions). Percentile bootstrap over rows, {n_resamples} resamples.</p>",
-        "<h2>Per class</h2>",
-        _table(
-            ["class", "score column", "positives", "AP", f"{pct} interval", "AUC-PR (DG)"], rows
+        table(
+            ["average", "Average precision", f"{pct} bootstrap interval",
+             method_name("davis_goadrich")],
+            [[a, fmt(e["average_precision"]), interval(e["interval"]), fmt(e["davis_goadrich"])]
+             for a, e in summary["averages"].items()],
         ),
-    ]
-    files["report.html"] = _page("Multiclass precision–recall report", body)
-    files["summary.json"] = json.dumps(summary, indent=2, allow_nan=False)
-    written = write_tree(out_dir, files, what="the report")
-    return {"report": written["report.html"]}
-
-
-def write_cv_report(
-    data: MultiInput,
-    label: str,
-    fold: str,
-    out_dir: str,
-    *,
-    pos_label: str | None = None,
-    level: float = 0.95,
-    progress: Any = None,
-) -> dict[str, str]:
-    """Cross-validation report: for each score column the fold curves, their vertical average
-    with its band, the pooled curve, and per-fold AUC-PR of every estimator."""
-    from ..plot import CVPRCurvesDisplay
-
-    y, positive = binary_labels(data, label, pos_label)
-    assert data.folds is not None
-    summary: dict[str, Any] = {
-        "prcurve_version": __version__,
-        "kind": "cross_validation",
-        "settings": {
-            "source": data.source,
-            "label": label,
-            "positive_label": positive,
-            "fold": fold,
-            "level": level,
-            "sample_weight": data.weight is not None,
-        },
-        "n": int(y.shape[0]),
-        "scores": {},
-    }
-    files: dict[str, str | bytes] = {}
-    body = [
-        f'<p class="note">{html.escape(data.source)}: {y.shape[0]} rows, positive label '
-        f"{html.escape(positive)!s}, folds from column {html.escape(fold)!s}. The vertical "
-        "average is the mean of each fold's Davis–Goadrich interpolated precision at fixed "
-        f"recall; the band and the intervals are {level:.0%} Student-t over folds (too narrow "
-        "when folds share training data). The pooled curve ranks all out-of-fold scores "
-        "together (right only when the fold models' scores share one scale).</p>"
-    ]
-    for k, (name, s) in enumerate(data.scores.items()):
-        if progress is not None:
-            progress.start(f"folds ({name})")
-        try:
-            res = cv_pr_curves(y, s, data.folds, level=level, sample_weight=data.weight)
-        except ValueError as exc:
-            raise InputError(f"{data.source}: column {name!r}: {exc}") from None
-        entry: dict[str, Any] = {"folds": res.folds.tolist(), "auc": {}}
-        rows = []
-        for m, fa in res.auc.items():
-            entry["auc"][m] = {
-                "per_fold": [_num(v) for v in fa.per_fold],
-                "mean": _num(fa.mean),
-                "std": _num(fa.std),
-                "interval": [_num(fa.interval.low), _num(fa.interval.high)],
-                "pooled": _num(fa.pooled),
-            }
-            rows.append(
-                [m, _f(fa.mean), f"[{_f(fa.interval.low)}, {_f(fa.interval.high)}]",
-                 _f(fa.pooled), " ".join(_f(v) for v in fa.per_fold)]
-            )  # fmt: skip
-        summary["scores"][name] = entry
-        stem = f"score_{k}"
-        png = _png(lambda ax, r=res, n=name: CVPRCurvesDisplay(r, name=n).plot(ax))
-        files[f"{stem}_folds.png"] = png
-        files[f"curves/{stem}_folds.csv"] = res.to_frame().to_csv(index=False)
-        files[f"curves/{stem}_vertical_average.csv"] = _vertical_csv(res)
-        body += [
-            f"<h2>{html.escape(name)}</h2>",
-            _img(png, f"fold curves of {name}"),
-            _table(
-                ["estimator", "mean over folds", f"{level:.0%} t-interval", "pooled", "per fold"],
-                rows,
-            ),
-        ]
-        if progress is not None:
-            progress(1, 1)
-    summary["files"] = ["report.html", "summary.json", *files]
-    files["report.html"] = _page("Cross-validation precision–recall report", body)
-    files["summary.json"] = json.dumps(summary, indent=2, allow_nan=False)
-    written = write_tree(out_dir, files, what="the report")
-    return {"report": written["report.html"]}
-
-
-def _vertical_csv(res: Any) -> str:
-    lines = ["recall,mean_precision,std_precision,band_low,band_high"]
-    for row in zip(
-        res.recall, res.mean_precision, res.std_precision, res.band.low, res.band.high, strict=True
-    ):
-        lines.append(",".join(repr(float(v)) for v in row))
-    return "\n".join(lines) + "\n"
+        f'<p class="note">Percentile bootstrap over rows, {opts.n_resamples:,} resamples.</p>',
+    ]  # fmt: skip
+    for cls, e in classes.items():
+        body.append(f"<h2>Class <code>{esc(cls)}</code></h2>")
+        body.append(
+            f'<p class="note">Score column <code>{esc(e["score_column"])}</code>; '
+            f"{e['support']:,} rows of this class (positives).</p>"
+        )
+        rows = [[method_name(m), fmt(v)] for m, v in e["auc_pr"].items()]
+        rows[0].append(interval(e["interval"]))
+        body.append(
+            table(["estimator", "estimate", f"{pct} bootstrap interval"],
+                  [r + [""] * (3 - len(r)) for r in rows])
+        )  # fmt: skip
+        body.append(operating_html(e, opts.level))
+    body.append(how_to_read("multiclass"))
+    return body

@@ -26,13 +26,17 @@ _MAX_STEM = 80
 def report_writes(scores: list[str], rel: str) -> bool:
     """Whether the report of the score columns ``scores`` may write ``rel`` (a ``/``-separated
     path in its output directory): ``report.html``, ``summary.json`` or one of the curve files
-    of a scorer (:data:`CURVE_SUFFIXES`, :data:`DEPLOYMENT_SUFFIXES`)."""
+    of a scorer (:data:`CURVE_SUFFIXES`, :data:`DEPLOYMENT_SUFFIXES`; ``<stem>.parquet`` with
+    ``--all-points``)."""
     if rel in ("report.html", "summary.json"):
         return True
     folder, _, name = rel.rpartition("/")
     suffixes = [*CURVE_SUFFIXES.values(), *DEPLOYMENT_SUFFIXES]
+    stems = file_stems(scores).values()
     return folder == "curves" and any(
-        name == f"{stem}{suffix}.csv" for stem in file_stems(scores).values() for suffix in suffixes
+        name == f"{stem}{suffix}.csv" or name == f"{stem}.parquet"
+        for stem in stems
+        for suffix in suffixes
     )
 
 

@@ -25,10 +25,12 @@ from ..analysis._operating import OperatingAnalysis
 from ..render._figures import FiguresAhead
 from ._names import file_stems
 from ._output import Content, FilesAhead, write_tree
+from ._sized import MAX_FILE_POINTS, file_curve, file_entry, parquet_writer
 from ._summary import summary
 
 __all__ = [
     "curve_csv",
+    "curve_file_entries",
     "curve_files",
     "deployment_files",
     "start_curve_files",
@@ -66,11 +68,14 @@ def curve_csv(columns: Mapping[str, Any]) -> str:
     return header + buf.getvalue().decode("ascii")
 
 
-def deployment_files(stem: str, op: OperatingAnalysis | None) -> dict[str, dict[str, Any]]:
-    """``curves/<stem>_at_prevalence.csv`` with every operating point at π: file → columns."""
+def deployment_files(
+    stem: str, op: OperatingAnalysis | None, *, all_points: bool = False
+) -> dict[str, dict[str, Any]]:
+    """``curves/<stem>_at_prevalence.csv``, the operating points at π (thinned above
+    :data:`~._sized.MAX_FILE_POINTS` unless ``all_points``): file → columns."""
     if op is None or op.deployed is None:
         return {}
-    c = op.deployed
+    c = file_curve(op.deployed, all_points=all_points)
     files: dict[str, dict[str, Any]] = {
         f"{stem}_at_prevalence.csv": {
             "threshold": c.thresholds,
@@ -156,16 +161,26 @@ def _curve_columns(pr: PRCurve) -> dict[str, Any]:
     }
 
 
-def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
-    """File name (under ``curves/``) → a function writing its CSV (ASCII), for every scorer.
+def _file_columns(pr: PRCurve, all_points: bool) -> dict[str, Any]:
+    """The columns of the curve file: the curve sized by :func:`~._sized.file_curve`."""
+    return _curve_columns(file_curve(pr, all_points=all_points))
 
-    File names: see :func:`file_stems`.
+
+def curve_files(
+    analysis: Analysis, *, all_points: bool = False
+) -> dict[str, Callable[[BinaryIO], None]]:
+    """File name (under ``curves/``) → a function writing it, for every scorer.
+
+    File names: see :func:`file_stems`.  A curve of more than :data:`~._sized.MAX_FILE_POINTS`
+    operating points is thinned unless ``all_points``, which also writes ``<stem>.parquet``.
     """
     files: dict[str, Callable[[BinaryIO], None]] = {}
     stems = file_stems(list(analysis.scorers))
     for name, sc in analysis.scorers.items():
         stem = stems[name]
-        files[f"{stem}.csv"] = _csv_writer(partial(_curve_columns, sc.pr))
+        files[f"{stem}.csv"] = _csv_writer(partial(_file_columns, sc.pr, all_points))
+        if all_points:
+            files[f"{stem}.parquet"] = parquet_writer(partial(_curve_columns, sc.pr))
         a = sc.achievable
         files[f"{stem}_achievable.csv"] = _csv_writer(
             {
@@ -186,22 +201,45 @@ def curve_files(analysis: Analysis) -> dict[str, Callable[[BinaryIO], None]]:
                     "high": np.asarray(band.band.high),
                 }
             )
-        for file_name, columns in deployment_files(stem, sc.operating).items():
+        deployed = deployment_files(stem, sc.operating, all_points=all_points)
+        for file_name, columns in deployed.items():
             files[file_name] = _csv_writer(columns)
     return files
 
 
-def start_curve_files(ahead: FilesAhead, curves: dict[str, PRCurve]) -> None:
+def start_curve_files(
+    ahead: FilesAhead, curves: dict[str, PRCurve], *, all_points: bool = False
+) -> None:
     """Start writing each scorer's curve file ``curves/<stem>.csv`` (the largest files of the
     report, from the PR curve alone) in ``ahead``'s background thread.
 
     ``curves`` maps every score column, in the report's order, to its PR curve — the very
-    curves the :class:`Analysis` will hold: :func:`write_report` (given ``ahead``) commits
-    these files instead of writing them again.
+    curves the :class:`Analysis` will hold: :func:`write_report` (given ``ahead`` and the same
+    ``all_points``) commits these files instead of writing them again.
     """
     stems = file_stems(list(curves))
     for name, pr in curves.items():
-        ahead.start(f"curves/{stems[name]}.csv", _csv_writer(partial(_curve_columns, pr)))
+        stem = stems[name]
+        ahead.start(f"curves/{stem}.csv", _csv_writer(partial(_file_columns, pr, all_points)))
+        if all_points:
+            ahead.start(f"curves/{stem}.parquet", parquet_writer(partial(_curve_columns, pr)))
+
+
+def curve_file_entries(analysis: Analysis, *, all_points: bool = False) -> dict[str, Any]:
+    """``summary.json``'s ``curve_files``: for each scorer, what its curve file (and its file at
+    the deployment prevalence) holds, with the thinning's precision-error bound."""
+    stems = file_stems(list(analysis.scorers))
+    out: dict[str, Any] = {}
+    for name, sc in analysis.scorers.items():
+        entry = file_entry(sc.pr, f"curves/{stems[name]}.csv", all_points=all_points)
+        if all_points:
+            entry["parquet"] = f"curves/{stems[name]}.parquet"
+        op = sc.operating
+        if op is not None and op.deployed is not None:
+            path = f"curves/{stems[name]}_at_prevalence.csv"
+            entry["at_prevalence"] = file_entry(op.deployed, path, all_points=all_points)
+        out[name] = entry
+    return {"max_points": None if all_points else MAX_FILE_POINTS, "scorers": out}
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -214,6 +252,7 @@ def write_report(
     progress: Progress | None = None,
     ahead: FilesAhead | None = None,
     figures: FiguresAhead | None = None,
+    all_points: bool = False,
 ) -> dict[str, str]:
     """Render and write the report into ``out_dir``, atomically; return the written paths.
 
@@ -222,14 +261,17 @@ def write_report(
     report there is kept); files in ``out_dir`` that the report does not write are left alone.
     The files ``ahead`` has staged already (:func:`start_curve_files`) are committed with the
     others instead of being written again, and the figures ``figures`` has drawn (if it has
-    started) are put on the page instead of being drawn again.
+    started) are put on the page instead of being drawn again.  Curve files are sized by
+    :mod:`._sized` (every point, and Parquet files, with ``all_points``).
     """
     from ..render._html import render_figures, render_html
 
     timings: dict[str, float] = {}
     data = summary(analysis)
-    curves = {f"curves/{name}": writer for name, writer in curve_files(analysis).items()}
+    written_curves = curve_files(analysis, all_points=all_points)
+    curves = {f"curves/{name}": writer for name, writer in written_curves.items()}
     data["files"] = ["report.html", "summary.json", *curves]
+    data["curve_files"] = curve_file_entries(analysis, all_points=all_points)
 
     def page(f: BinaryIO) -> None:  # drawn while the curve files are written (threads)
         drawn = None if figures is None else figures.figures()

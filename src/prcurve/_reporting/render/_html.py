@@ -15,6 +15,7 @@ from typing import Any
 from ..analysis._analysis import Analysis
 from ._choice_html import choice_html
 from ._figures import Figure, draw_figures, render_figures
+from ._files_note import files_note
 from ._operating_html import deployment_html, operating_html
 from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
 
@@ -354,7 +355,7 @@ def render_html(
     files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
     parts.append(
         f'<p class="note">Files written with this page: {files}. <code>summary.json</code> holds '
-        "every number shown here; the CSV files hold every operating point.</p>"
+        f"every number shown here. {files_note(data.get('curve_files'))}</p>"
     )
     parts.append(
         '<p class="note">Conventions: an instance is predicted positive when its score is at '
