@@ -133,18 +133,18 @@ def test_auto_engine_uses_memory_for_a_small_file_and_dask_above_the_budget(tmp_
     one = str(folder / "part0.parquet")
     parser = build_parser()
     args = parser.parse_args(["report", one, "--label", "y", "--score", "a"])
-    assert _engine(args) == "memory"
+    assert _engine(args)[0] == "memory"
     args = parser.parse_args(["report", str(folder), "--label", "y", "--score", "a"])
-    assert _engine(args) == "dask"
+    assert _engine(args)[0] == "dask"
     args = parser.parse_args(["report", one, "--label", "y", "--score", "a", "--memory-budget",
                               "1"])  # fmt: skip
-    assert _engine(args) == "memory"  # a file under 1 MB
+    assert _engine(args)[0] == "memory"  # a file under 1 MB
     big = tmp_path / "big.parquet"
     pd.DataFrame({"y": np.arange(300_000) % 2, "a": rng.random(300_000)}).to_parquet(big)
     assert big.stat().st_size > 2**20
     args = parser.parse_args(["report", str(big), "--label", "y", "--score", "a",
                               "--memory-budget", "1"])  # fmt: skip
-    assert _engine(args) == "dask"
+    assert _engine(args)[0] == "dask"
 
 
 def test_auto_engine_without_dask(tmp_path, rng, monkeypatch, capsys):
@@ -157,7 +157,7 @@ def test_auto_engine_without_dask(tmp_path, rng, monkeypatch, capsys):
     args = build_parser().parse_args(["report", one, "--label", "y", "--score", "a",
                                       "--memory-budget", "1"])  # fmt: skip
     args.memory_budget = 0  # any file is "big"
-    assert _engine(args) == "memory"
+    assert _engine(args)[0] == "memory"
     code = main(["report", str(folder), "--label", "y", "--score", "a", "--quiet",
                  "--out", str(tmp_path / "o")])  # fmt: skip
     assert code == 1

@@ -67,6 +67,7 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "weight_column": s.weight,
             "cost_ratio": s.cost_ratio,
             "top_k": s.top_k,
+            "engine": s.engine,
         },
         "data": {
             "n": analysis.n,
