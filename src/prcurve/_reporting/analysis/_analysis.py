@@ -26,7 +26,7 @@ from ..._prg._curve import PRGCurve
 from .._progress import Progress, Stage
 from ..input._engine import EngineData, memory_engine
 from ..input._io import LabelledScores
-from ._engine_rules import check_engine_options, engine_notes
+from ._engine_rules import check_engine_options, engine_note, weights_notes
 from ._intervals import (
     BAND_IGNORES_WEIGHTS,
     BOOTSTRAP_METHOD,
@@ -41,7 +41,7 @@ from ._intervals import (
 )
 from ._operating import deployment_comparisons
 from ._parallel import Results, Task, _run_tasks, available_cpus
-from ._results import Analysis, InferenceStep, ScorerAnalysis
+from ._results import Analysis, EngineFacts, InferenceStep, ScorerAnalysis
 from ._settings import Settings
 from ._sizing import WORK, Plan, plan, rescale_band, rescale_comparison, rescale_interval
 from ._steps import (
@@ -177,7 +177,7 @@ def analyse(
         for name in names
     }
     comparisons, notes, compare_timings = _comparisons(curves, plans, results)
-    notes = engine_notes(engine, rows.n, len(names) > 1, settings) + notes
+    notes = weights_notes(engine, len(names) > 1) + notes
     steps = _steps(everything, results, settings)
     at_pi, at_pi_notes, at_pi_steps = _at_prevalence(
         problems, curves, settings, data_rows, progress
@@ -186,6 +186,7 @@ def analyse(
     return Analysis(
         settings, n_pos + n_neg, n_pos, n_neg, scorers, comparisons, notes,
         compare_timings, steps + at_pi_steps, at_pi, at_pi_notes,
+        engine=EngineFacts(settings.engine, rows.n, engine_note(engine, rows.n, settings)),
     )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from ..input._engine import EngineData
 from ..input._io import InputError
 from ._settings import Settings
 
-__all__ = ["check_engine_options", "engine_notes"]
+__all__ = ["check_engine_options", "engine_note", "weights_notes"]
 
 
 def check_engine_options(engine: EngineData, at_hand: int, settings: Settings) -> None:
@@ -29,7 +29,7 @@ def check_engine_options(engine: EngineData, at_hand: int, settings: Settings) -
         return
     where = (
         f"--engine {engine.engine.lower()} hands the analysis a stratified subsample of "
-        f"{at_hand:,} of the {engine.n:,} rows"
+        f"{at_hand:,} of the {engine.n:,} rows" + (" of positive weight" if engine.weighted else "")
     )
     fix = "raise --subsample to the number of rows, or use --engine memory"
     if isinstance(settings.prevalence, tuple):
@@ -45,28 +45,34 @@ def check_engine_options(engine: EngineData, at_hand: int, settings: Settings) -
         )
 
 
-def engine_notes(
-    engine: EngineData, at_hand: int, comparisons: bool, settings: Settings
-) -> list[str]:
-    """The report-wide notes about the engine and the weights (page and summary.json)."""
-    notes = [settings.engine_reason] if settings.engine_reason else []
-    if engine.engine != "memory":
+def engine_note(engine: EngineData, at_hand: int, settings: Settings) -> str:
+    """What the engine computed exactly and which rows the resampling drew from, preceded by
+    why ``--engine auto`` chose it (the page's settings and summary.json's ``engine``)."""
+    rows = f"{engine.n:,} rows" + (" of positive weight" if engine.weighted else "")
+    if engine.engine == "memory":
+        note = f"memory engine: every number from all {rows}, held in memory"
+    else:
         exact = (
             f"{engine.engine} engine: every curve, AUC-PR estimate, operating point, ROC AUC, "
-            f"hull and closed-form interval is exact over all {engine.n:,} rows"
+            f"hull and closed-form interval is exact over all {rows}"
         )
         if at_hand < engine.n:
-            notes.append(
+            note = (
                 f"{exact}; the resampling (bootstrap intervals, bands, comparisons, operating-"
                 f"point and threshold-choice intervals) drew its subsamples from a stratified "
-                f"random subsample of {at_hand:,} of the {engine.n:,} rows (--subsample), "
-                "sized and rescaled by √(m/n) as in memory"
+                f"random subsample of {at_hand:,} of those {engine.n:,} rows (--subsample), "
+                "sized on all rows and rescaled by √(m/n) as in memory"
             )
         else:
-            notes.append(f"{exact}; the resampling used all {engine.n:,} rows, as in memory")
-    if engine.weighted:
-        notes.append(_weights_note(engine.weight_column or "?", comparisons))
-    return notes
+            note = f"{exact}; the resampling drew from all {rows}, as in memory"
+    return f"{settings.engine_reason}. {note}" if settings.engine_reason else note
+
+
+def weights_notes(engine: EngineData, comparisons: bool) -> list[str]:
+    """The report-wide note on what uses the weights (none without weights)."""
+    if not engine.weighted:
+        return []
+    return [_weights_note(engine.weight_column or "?", comparisons)]
 
 
 def _weights_note(column: str, comparisons: bool) -> str:

@@ -20,7 +20,7 @@ from ._operating import OperatingAnalysis
 from ._settings import Settings
 from ._sizing import Plan
 
-__all__ = ["Analysis", "InferenceStep", "ScorerAnalysis"]
+__all__ = ["Analysis", "EngineFacts", "InferenceStep", "ScorerAnalysis"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,18 @@ class InferenceStep:
 
 
 @dataclass(frozen=True)
+class EngineFacts:
+    """Which engine read the data and which rows the resampling drew from."""
+
+    name: str = "memory"
+    #: Rows the engine handed the resampling (all rows of positive weight in memory; a
+    #: stratified subsample of at most ``--subsample`` rows on Dask).
+    rows_at_hand: int = 0
+    #: What was exact and what was resampled, and why ``--engine auto`` chose the engine.
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Analysis:
     """The whole report's results."""
 
@@ -106,3 +118,4 @@ class Analysis:
     #: Paired comparisons at the deployment prevalence (``--prevalence``) and their notes.
     deployment_comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
     deployment_notes: list[str] = field(default_factory=list)
+    engine: EngineFacts = field(default_factory=EngineFacts)

@@ -67,7 +67,11 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "weight_column": s.weight,
             "cost_ratio": s.cost_ratio,
             "top_k": s.top_k,
-            "engine": s.engine,
+        },
+        "engine": {
+            "name": analysis.engine.name,
+            "rows_resampled_from": analysis.engine.rows_at_hand,
+            "note": analysis.engine.note,
         },
         "data": {
             "n": analysis.n,
