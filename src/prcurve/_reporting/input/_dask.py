@@ -255,7 +255,7 @@ def read_dask(
                 progress(1, 1)
         read_pos = int(counts[counts.index.isin(positive)].sum())
         rows_read = (read_pos, int(counts.sum()) - read_pos)
-        facts = {"rows": rows_read, "effective": tuple(map(float, rows_read))}
+        facts: dict[str, Any] = {"rows": rows_read, "effective": tuple(map(float, rows_read))}
         if weight is not None:
             facts = _data_facts(frame, label, positive, weight)
     facts.update(positive=positive, label=label, weight=weight)
