@@ -20,21 +20,31 @@ __all__ = ["main"]
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def _engine(args: argparse.Namespace) -> str:
+def _engine(args: argparse.Namespace) -> tuple[str, str]:
+    """The engine to read the data with, and why when ``--engine auto`` chose Dask (announced
+    on stderr and on the page)."""
     if args.engine != "auto":
-        return args.engine
+        return args.engine, ""
     if args.file is None or args.file == "-":
-        return "memory"
+        return "memory", ""
     from ._reporting.input._io import input_bytes, is_collection
 
     if not is_collection(args.file):
-        if input_bytes(args.file) <= args.memory_budget * 2**20:
-            return "memory"
+        size = input_bytes(args.file)
+        if size <= args.memory_budget * 2**20:
+            return "memory", ""
         try:  # a big file without the dask extra: the in-memory engine still works
             import dask  # noqa: F401
         except ImportError:
-            return "memory"
-    return "dask"
+            return "memory", ""
+        return "dask", (
+            f"--engine auto chose the Dask engine: the input is {size / 2**20:,.0f} MB, above "
+            f"--memory-budget {args.memory_budget:g} MB (--engine memory reads it in memory)"
+        )
+    return "dask", (
+        "--engine auto chose the Dask engine: the input is a directory or pattern of files "
+        "(--engine memory reads one file)"
+    )
 
 
 def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None) -> None:
@@ -60,44 +70,35 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
     check_input_kept(inputs, args.out, writes=writes)
 
 
-def _run_report_dask(args: argparse.Namespace, progress: Any, settings: Any) -> Any:
-    """The report's analysis on the Dask engine (``prcurve._reporting.pipeline``)."""
+def _read(
+    args: argparse.Namespace, engine: str, label: str, scores: list[str], stdin: Any, progress: Any
+) -> Any:
+    """The data on ``engine`` as the analysis's engine interface (``_reporting.input._engine``)."""
     from ._reporting.input._io import InputError
-    from ._reporting.pipeline import DEFAULT_SUBSAMPLE, analyse_dask
+    from ._reporting.pipeline import read_engine
 
-    if args.weight:
-        raise InputError("--weight: not supported by --engine dask yet; use --engine memory")
-    for option in _choice_options(args):
-        raise InputError(f"{option}: not supported by --engine dask yet; use --engine memory")
-    if args.all_points:  # its curves are thinned as they are computed, out of core
-        raise InputError("--all-points: not supported by --engine dask; use --engine memory")
-
+    options: dict[str, Any] = {}
+    if engine == "dask":
+        try:
+            import dask  # noqa: F401
+        except ImportError:
+            raise InputError(
+                "--engine dask needs Dask; install it with 'pip install prcurve[dask]'"
+            ) from None
+        # a scheduler address: a cluster, whose workers may not share this machine's temp folder
+        cluster = args.scheduler if args.scheduler and ":" in args.scheduler else None
+        options = dict(
+            subsample=args.subsample, scheduler=args.scheduler,
+            workdir=args.workdir or (None if cluster is None else "memory"),
+        )  # fmt: skip
     try:
-        import dask  # noqa: F401
-    except ImportError:
-        raise InputError(
-            "--engine dask needs Dask; install it with 'pip install prcurve[dask]'"
-        ) from None
-    from .dask._curve import scheduler_context
-
-    # a scheduler address: a cluster, whose workers may not share this machine's temp folder
-    cluster = args.scheduler if args.scheduler and ":" in args.scheduler else None
-    try:
-        with scheduler_context(args.scheduler):
-            return analyse_dask(
-                args.file,
-                args.label,
-                args.score,
-                settings,
-                pos_label=args.pos_label,
-                subsample=args.subsample or DEFAULT_SUBSAMPLE,
-                n_resamples=None if args.n_resamples == "auto" else args.n_resamples,
-                workdir=args.workdir or (None if cluster is None else "memory"),
-                sep=args.sep,
-                encoding=args.encoding,
-                progress=progress,
-            )
+        return read_engine(
+            engine, args.file, label, scores, pos_label=args.pos_label, weight=args.weight,
+            sep=args.sep, encoding=args.encoding, stdin=stdin, progress=progress, **options,
+        )  # fmt: skip
     except OSError as exc:  # e.g. no scheduler at the address
+        if engine != "dask" or not args.scheduler:
+            raise
         raise InputError(f"--scheduler {args.scheduler}: {exc}") from None
 
 
@@ -153,8 +154,7 @@ def _check_top_k(k: int | float | None, data: Any) -> None:
         return
     from ._reporting.input._io import InputError
 
-    w = data.weight
-    rows = data.n if w is None else int((w > 0).sum())
+    rows = data.n
     if k > rows:
         raise InputError(
             f"--top-k: expected an integer number of rows in [1, {rows}] or a fraction of the "
@@ -201,7 +201,7 @@ def _run_report(
 
     lean_report_memory()  # before pyarrow loads: its memory pool
     from ._reporting._progress import ProgressBar
-    from ._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
+    from ._reporting.input._io import BUILTIN_EXAMPLE
 
     if args.file is None:
         label = args.label or BUILTIN_EXAMPLE.label
@@ -218,34 +218,10 @@ def _run_report(
         label, scores = args.label, args.score
     progress = ProgressBar(enabled=not args.quiet)
     _check_output(args, scores)
-    if args.file is not None and _engine(args) == "dask":
-        from ._reporting.analysis._analysis import Settings, available_cpus
-        from ._reporting.output._write import write_report
-
-        settings = Settings(
-            source=args.file, label=label, scores=tuple(scores), positive_label="",
-            level=args.level, n_resamples_auto=args.n_resamples == "auto",
-            jobs=args.jobs or available_cpus(), seed=args.seed, out=args.out,
-        )  # fmt: skip
-        analysis = _run_report_dask(args, progress, settings)
-        paths = write_report(analysis, args.out, progress=progress)
-        progress.finish()
-        _warn_worse_than_chance(analysis)
-        if not args.quiet:
-            print(f"Report written to {paths['report']}")
-        return EXIT_OK
-    progress.start("reading")
-    data = read_labelled_scores(
-        args.file,
-        label,
-        scores,
-        pos_label=args.pos_label,
-        stdin=stdin,
-        weight=args.weight,
-        sep=args.sep,
-        encoding=args.encoding,
-    )
-    progress(1, 1)
+    engine, why = _engine(args)
+    if why and not args.quiet:
+        print(f"prcurve: {why}", file=sys.stderr)
+    data = _read(args, engine, label, scores, stdin, progress)
     _check_top_k(args.top_k, data)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
@@ -255,19 +231,13 @@ def _run_report(
     from ._reporting.render._figures import FiguresAhead
 
     settings = Settings(
-        source=data.source,
-        label=label,
-        scores=tuple(scores),
-        positive_label=data.positive_label,
-        level=args.level,
+        source=data.source, label=label, scores=tuple(scores),
+        positive_label=data.positive_label, level=args.level,
         n_resamples=auto_resamples(data.n) if args.n_resamples == "auto" else args.n_resamples,
-        n_resamples_auto=args.n_resamples == "auto",
-        jobs=args.jobs or available_cpus(),
-        seed=args.seed,
-        out=args.out,
-        weight=args.weight,
+        n_resamples_auto=args.n_resamples == "auto", jobs=args.jobs or available_cpus(),
+        seed=args.seed, out=args.out, weight=args.weight, engine=engine, engine_reason=why,
         **_operating_settings(args),
-    )
+    )  # fmt: skip
     # the curve files are written while the workers resample, and the figures drawn once the
     # bands are in; committed with the rest, or removed (on any error or Ctrl-C) when the
     # block ends

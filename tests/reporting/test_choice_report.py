@@ -235,13 +235,17 @@ def test_refused_on_multiclass_and_folds(csv, tmp_path, option):
 
 
 @pytest.mark.parametrize("option", [["--cost-ratio", "0.1"], ["--top-k", "10"]])
-def test_refused_on_dask(csv, tmp_path, option):
-    res = _run(str(csv), "--label", "y", "--score", "a", "--engine", "dask", "--out",
-               str(tmp_path / "d"), *option, check=False)  # fmt: skip
-    assert res.returncode == 1
-    assert res.stderr == (
-        f"prcurve: error: {option[0]}: not supported by --engine dask yet; use --engine memory\n"
+def test_works_on_dask_as_in_memory(csv, tmp_path, option):
+    """The threshold choice on Dask is the in-memory one (one analysis for every engine)."""
+    pytest.importorskip("dask.dataframe")
+    for engine in ("dask", "memory"):
+        _run(str(csv), "--label", "y", "--score", "a", "--engine", engine, "--n-resamples", "50",
+             "--out", str(tmp_path / engine), *option)  # fmt: skip
+    got, ref = (
+        json.loads((tmp_path / e / "summary.json").read_text())["scorers"]["a"]
+        for e in ("dask", "memory")
     )
+    assert got["threshold_choice"] == ref["threshold_choice"]
 
 
 def test_weighted_report_equals_the_weighted_library(tmp_path):

@@ -8,6 +8,8 @@ import threading
 import pytest
 
 import prcurve._reporting.analysis._analysis as analysis_module
+import prcurve._reporting.analysis._parallel as parallel_module
+import prcurve._reporting.analysis._steps as steps_module
 import prcurve._reporting.render._figures as figures_module
 from prcurve._reporting.analysis._analysis import Settings, analyse
 from prcurve._reporting.input._io import read_labelled_scores
@@ -26,7 +28,7 @@ def test_figures_ready_once_bands_are_in_and_they_draw_the_final_figures(
     tmp_path, monkeypatch, parallel
 ):
     if parallel:
-        monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0.0)
+        monkeypatch.setattr(parallel_module, "PARALLEL_MIN_SECONDS", 0.0)
     src = two_scorer_csv(tmp_path / "in.csv")
     data = read_labelled_scores(str(src), "y", ["a", "b"])
     settings = Settings(data.source, "y", ("a", "b"), data.positive_label, n_resamples=40,
@@ -61,7 +63,7 @@ def test_the_report_draws_its_figures_once_in_the_background(tmp_path, monkeypat
         return real(analysis, **kwargs)
 
     monkeypatch.setattr(figures_module, "render_figures", spy)
-    monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0.0)
+    monkeypatch.setattr(parallel_module, "PARALLEL_MIN_SECONDS", 0.0)
     src = two_scorer_csv(tmp_path / "in.csv")
     argv = ["report", str(src), "--label", "y", "--score", "a", "--score", "b", "--quiet",
             "--n-resamples", "40", "--jobs", "2", "--out", str(tmp_path / "r")]  # fmt: skip
@@ -84,7 +86,7 @@ def test_an_error_after_the_figures_started_joins_their_thread(tmp_path, monkeyp
         raise error("while resampling")
 
     monkeypatch.setattr(FiguresAhead, "start", start)
-    monkeypatch.setattr(analysis_module, "_bootstrap_task", failing_bootstrap)
+    monkeypatch.setattr(steps_module, "_bootstrap_task", failing_bootstrap)
     src = two_scorer_csv(tmp_path / "in.csv")
     argv = ["report", str(src), "--label", "y", "--score", "a", "--quiet", "--jobs", "1",
             "--n-resamples", "40", "--out", str(tmp_path / "r")]  # fmt: skip

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-import prcurve._reporting.analysis._analysis as analysis_module
+import prcurve._reporting.analysis._parallel as parallel_module
 from prcurve._reporting.analysis._analysis import Settings, analyse
 from prcurve._reporting.input._io import BUILTIN_EXAMPLE, read_labelled_scores
 
@@ -59,10 +59,10 @@ def test_parallel_steps_are_inherited_and_forgotten(monkeypatch):
         data.source, data.label_column, tuple(data.scores), data.positive_label,
         n_resamples=200, seed=5, jobs=2,
     )  # fmt: skip
-    monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0)
+    monkeypatch.setattr(parallel_module, "PARALLEL_MIN_SECONDS", 0)
     parallel = analyse(data, settings)
     assert all(sc.operating is not None for sc in parallel.scorers.values())
-    assert analysis_module._FORKED_STEPS == []  # no arrays left behind after the pool
+    assert parallel_module._FORKED_STEPS == []  # no arrays left behind after the pool
 
 
 def test_single_blas_thread_limits_blas_to_one_thread():

@@ -9,7 +9,7 @@ import pytest
 
 from prcurve import operating_point
 from prcurve._inference._operating_ci import _operating_bootstrap
-from prcurve._reporting.analysis import _analysis, _sizing
+from prcurve._reporting.analysis import _parallel, _sizing
 from prcurve._reporting.analysis._analysis import Settings, analyse
 from prcurve._reporting.analysis._operating import STREAM
 from prcurve._reporting.analysis._sizing import (
@@ -191,7 +191,7 @@ def test_user_resamples_still_resample_every_row(data):
 
 def test_one_or_two_processes_give_the_same_intervals(data, subsampled, monkeypatch):
     _small_budget(monkeypatch)
-    monkeypatch.setattr(_analysis, "PARALLEL_MIN_SECONDS", 0)
+    monkeypatch.setattr(_parallel, "PARALLEL_MIN_SECONDS", 0)
     two = analyse(_unit_weights(data), _settings(n_resamples_auto=True, jobs=2))
     for name in data.scores:
         assert two.scorers[name].operating.points == subsampled.scorers[name].operating.points

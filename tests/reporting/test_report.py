@@ -175,10 +175,10 @@ def test_seed_makes_the_report_reproducible(example):
 
 
 def test_parallel_inference_gives_the_same_numbers(example, monkeypatch):
-    import prcurve._reporting.analysis._analysis
+    import prcurve._reporting.analysis._parallel
 
     data, analysis = example
-    monkeypatch.setattr(prcurve._reporting.analysis._analysis, "PARALLEL_MIN_SECONDS", 0)
+    monkeypatch.setattr(prcurve._reporting.analysis._parallel, "PARALLEL_MIN_SECONDS", 0)
     parallel = analyse(data, Settings(**{**analysis.settings.__dict__, "jobs": 2}))
     assert summary(parallel) == summary(analysis)
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import prcurve._reporting.analysis._analysis as analysis_module
+import prcurve._reporting.analysis._parallel as parallel_module
+import prcurve._reporting.analysis._steps as steps_module
 import prcurve._reporting.output._write as write_module
 from prcurve._reporting.analysis._analysis import Settings, analyse
 from prcurve._reporting.input._io import read_labelled_scores
@@ -42,7 +43,7 @@ def _tree(root) -> dict[str, bytes]:
 @pytest.fixture
 def parallel(monkeypatch):
     """Steps in two worker processes even on small data (the path where writing ahead pays)."""
-    monkeypatch.setattr(analysis_module, "PARALLEL_MIN_SECONDS", 0.0)
+    monkeypatch.setattr(parallel_module, "PARALLEL_MIN_SECONDS", 0.0)
 
 
 @pytest.fixture
@@ -109,7 +110,7 @@ def test_an_error_while_resampling_leaves_the_older_files_only(
     def failing_band(*args, **kwargs):
         raise error("while resampling")
 
-    monkeypatch.setattr(analysis_module, "_band_task", failing_band)
+    monkeypatch.setattr(steps_module, "_band_task", failing_band)
     src = two_scorer_csv(tmp_path / "in.csv")
     out = tmp_path / "out"
     before = _older_report(out)
@@ -129,7 +130,7 @@ def test_an_error_while_resampling_removes_the_folders_made_ahead(
     def failing_band(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(analysis_module, "_band_task", failing_band)
+    monkeypatch.setattr(steps_module, "_band_task", failing_band)
     out = tmp_path / "new" / "report"
     assert _cli(two_scorer_csv(tmp_path / "in.csv"), out) == 130
     assert staged_before_resampling_ends["staged"] == ["a.csv", "b.csv"]

@@ -234,17 +234,22 @@ def flagged_rows(
     cost_ratio: float | None,
     prevalence: float | tuple[int, int] | None,
     top_k: int | float | None,
+    n_rows: int | None = None,
 ) -> int:
     """The fewest rows the chosen thresholds flag (the cost-optimal one, the top K): the
     subsample keeps on average :data:`._sizing.MIN_FLAGGED` of them
-    (:func:`._sizing.plan_operating`).  None chosen: all rows."""
-    n = int(y.shape[0])
+    (:func:`._sizing.plan_operating`).  None chosen: all rows.
+
+    ``(y, score, w)`` are the rows an engine handed over; with ``n_rows`` (the data's rows)
+    they are a stratified subsample, and a weighted count on them is scaled up to the data."""
+    n = int(y.shape[0]) if n_rows is None else n_rows
+    per_row = n / max(int(y.shape[0]), 1)
     out = [n]
     if cost_ratio is not None or prevalence is not None:
         pi = _pi(pr, prevalence)
         t, col, _, _ = _cost_point(pr, 1.0 if cost_ratio is None else cost_ratio, pi)
         if col >= 0:
-            rows = pr.tp[col] + pr.fp[col] if w is None else np.count_nonzero(score >= t)
+            rows = pr.tp[col] + pr.fp[col] if w is None else np.count_nonzero(score >= t) * per_row
             out.append(int(rows))
     if top_k is not None and (w is not None or check_depth(top_k, n) > EXACT_ROWS):
         out.append(math.ceil(check_depth(top_k, n)))  # (shallower: every row, ._topk)
@@ -335,12 +340,15 @@ def analyse_choice(
     seed: int | None,
     index: int,
     subsample_rows: np.ndarray | None = None,
+    n_rows: int | None = None,
     progress: Any = None,
 ) -> ThresholdChoice:
     """Every "Choosing a threshold" number of one scorer (``index`` picks its random stream).
 
-    ``(y, score, w)`` are all rows and ``pr`` their curve; ``subsample_rows`` the plan's
-    stratified subsample (None: every row is resampled).
+    ``(y, score, w)`` are the rows the engine handed over (all rows, or with ``n_rows`` the
+    rows of the data, a stratified subsample of them) and ``pr`` the curve of all rows;
+    ``subsample_rows`` the plan's stratified subsample of those (None: all of them).  The
+    precision and recall at the top K of weighted data need every row (their tie groups).
     """
     ys, ss, ws = _rows(subsample_rows, y, score, w)
     notes: list[str] = []
@@ -359,7 +367,7 @@ def analyse_choice(
     t_all, col_all, tpr_all, fpr_all = _cost_point(counts, ratio, _pi(pr, prevalence))
     _, col_sub, _, _ = _cost_point(sub_counts, ratio, pi_sub)
     held = _held(sub_counts.thresholds, t_all)
-    n_all, n_sub = int(y.shape[0]), int(ys.shape[0])
+    n_all, n_sub = int(y.shape[0]) if n_rows is None else n_rows, int(ys.shape[0])
     depth = None if top_k is None else check_depth(top_k, n_all)
     depth_sub = None if depth is None else depth * n_sub / n_all
     exact_top = depth is not None and w is None and depth <= EXACT_ROWS

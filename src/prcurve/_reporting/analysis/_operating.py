@@ -200,8 +200,9 @@ def analyse_operating(
     streams = np.random.SeedSequence(seed, spawn_key=(STREAM, index)).spawn(3)
     notes: list[str] = []
     points: list[OperatingPoint] = []
-    if subsample_rows is not None:  # all rows given, and which of them the subsample holds
-        n_neg_rows = int(y.shape[0] - np.count_nonzero(y))
+    if subsample_rows is not None:  # the rows given, and which of them the subsample holds
+        if n_neg_rows is None:
+            n_neg_rows = int(y.shape[0] - np.count_nonzero(y))
         sub = (y[subsample_rows], score[subsample_rows],
                None if sample_weight is None else sample_weight[subsample_rows])  # fmt: skip
     else:
@@ -384,7 +385,7 @@ def deployment_comparisons(
                     n_resamples=n_resamples if p is None else p.n_resamples,
                     rng=np.random.default_rng(stream), sample_weight=w, progress=progress,
                 )  # fmt: skip
-                if idx is not None:
+                if p is not None and p.subsampled:  # (idx None: the rows at hand)
                     assert (
                         p is not None and curves is not None and not isinstance(prevalence, tuple)
                     )

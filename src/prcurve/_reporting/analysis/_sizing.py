@@ -87,6 +87,7 @@ from ..._inference._auc_ci import AUCPRInterval
 from ..._inference._band import PRConfidenceBand
 from ..._inference._compare import ComparisonResult
 from ..._inference._operating_ci import _flagged_share, _held_column, _Replicates
+from ..input._engine import subsample
 
 __all__ = [
     "COST",
@@ -95,6 +96,7 @@ __all__ = [
     "MIN_RESAMPLES",
     "WORK",
     "Plan",
+    "capped",
     "plan",
     "plan_operating",
     "plan_operating_exact",
@@ -221,25 +223,18 @@ def plan(task: str, n: int, n_pos: int, n_resamples: int | None = None) -> Plan:
     return Plan(task, MIN_RESAMPLES, int(min(rows, n)), n)
 
 
-def subsample(y: np.ndarray, rows: int, seed: np.random.SeedSequence) -> np.ndarray | None:
-    """Sorted indices of a stratified random subsample of ``rows`` rows (None: all rows).
+def capped(p: Plan, available: int) -> Plan:
+    """``p`` on at most the ``available`` rows an engine hands over (:mod:`..input._engine`).
 
-    Positives and negatives are drawn without replacement in the data's proportions, so the
-    subsample has the data's prevalence (to within one row).
+    An engine that cannot hand over every row (Dask above ``--subsample`` rows) gives the
+    analysis a stratified subsample of ``available`` rows: a step planned on more rows (or on
+    all of them) resamples those, and its fluctuations are rescaled by √(m/n) as any
+    subsampled step's (the module docstring says why that is sound).  In memory every row is
+    available and ``p`` is returned unchanged.
     """
-    n = y.shape[0]
-    if rows >= n:
-        return None
-    gen = np.random.default_rng(seed)
-    pos = np.flatnonzero(y)
-    neg = np.flatnonzero(~y)
-    m_pos = min(pos.shape[0], max(2, round(rows * pos.shape[0] / n)))
-    m_neg = min(neg.shape[0], max(2, rows - m_pos))
-    idx = np.concatenate(
-        [gen.choice(pos, m_pos, replace=False), gen.choice(neg, m_neg, replace=False)]
-    )
-    idx.sort()
-    return idx
+    if p.rows <= available:
+        return p
+    return replace(p, rows=int(available))
 
 
 # --- from the subsample back to the data -------------------------------------------------------

@@ -1,24 +1,26 @@
-"""The input of ``prcurve report --engine dask``: data too large for memory, read on Dask.
+"""The Dask engine of ``prcurve report``: data too large for memory, read on Dask.
 
 :func:`read_dask` reads Parquet or CSV files (a file, a directory or a glob pattern) as a Dask
-frame and returns, as a :class:`DaskInput`, the exact curve of every score column, computed out
-of core from the sorted distinct scores by :mod:`prcurve.dask` (thinned for the page and the
-CSV files), and a uniform random subsample of a stated size (all rows when they are fewer) for
-what needs the raw rows.  The analysis of the two is engine-independent
-(:func:`..analysis.analyse_exact`).
+frame and returns the engine interface of :mod:`._engine`: the exact counts of every score
+column, computed out of core from the sorted distinct scores by :mod:`prcurve.dask` (weights
+summed per distinct score with ``--weight``), and ``draw``, a stratified random subsample of
+the rows (one pass; each row kept by a uniform key, the smallest keys of each class win, rows
+in the data's order).  The analysis of the two is engine-independent
+(:func:`..analysis.analyse`).
 
 Dask is imported here only, and only when this engine runs.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..._core._counts import BinaryCounts
 from .._progress import announce
+from ._engine import EngineData
 from ._io import (
     InputError,
     LabelledScores,
@@ -32,7 +34,6 @@ from ._numbers import pandas_exact_floats
 
 __all__ = [
     "DEFAULT_SUBSAMPLE",
-    "DaskInput",
     "input_bytes",
     "is_collection",
     "open_frame",
@@ -41,8 +42,8 @@ __all__ = [
 
 #: Rows of the uniform subsample used for the resampling parts of a Dask report.
 DEFAULT_SUBSAMPLE = 200_000
-#: Points kept in the report's curves (the thinning bound is stated in the report).
-REPORT_POINTS = 5000
+#: ``max_points`` of :func:`prcurve.dask.pr_curve` that keeps every operating point.
+EVERY_POINT = 2**62
 
 
 def _read_row_group(piece: tuple[str, int], columns: list[str]) -> Any:
@@ -81,8 +82,9 @@ def open_frame(
     scores: Sequence[str],
     sep: str | None = None,
     encoding: str | None = None,
+    weight: str | None = None,
 ) -> Any:
-    """A lazy dask DataFrame of the label and score columns (Parquet or CSV files)."""
+    """A lazy dask DataFrame of the label, score (and weight) columns (Parquet or CSV files)."""
     try:
         import dask.dataframe as dd
         import pandas as pd
@@ -91,7 +93,7 @@ def open_frame(
             "--engine dask needs Dask; install it with 'pip install prcurve[dask]'"
         ) from None
     files = data_files(path)
-    columns = list(dict.fromkeys([label, *scores]))
+    columns = list(dict.fromkeys([label, *scores, *([weight] if weight else [])]))
     try:
         if all(f.lower().endswith((".parquet", ".pq")) for f in files):
             return _parquet_frame(files, columns, path)
@@ -133,27 +135,75 @@ def _positive_values(
     return classes[keys[k]], keys[k]
 
 
-def _subsample(frame: Any, n: int, size: int, seed: int | None) -> tuple[Any, bool]:
-    """A uniform random subsample of about ``size`` rows (all rows when there are fewer)."""
-    if n <= size:
-        return frame.compute(), False
-    part = frame.sample(frac=size / n, random_state=seed).compute()
-    return part, True
+#: Stratified draw: a class's rows are kept when their uniform key is below
+#: ``(m + KEY_MARGIN_SD·√m + KEY_MARGIN_ROWS) / n``, then the ``m`` smallest keys win; the kept
+#: rows fall short of ``m`` with probability below 10⁻⁹ (then all of them are used).
+KEY_MARGIN_SD = 6.0
+KEY_MARGIN_ROWS = 20
 
 
-@dataclasses.dataclass(frozen=True)
-class DaskInput:
-    """What the Dask engine reads: the exact curves and a subsample for the resampling."""
+def _keyed_rows(
+    part: Any, index: int, seed: np.random.SeedSequence, positive: list[Any], label: str,
+    weight: str | None, cut: tuple[float, float],
+) -> Any:  # fmt: skip
+    """The rows of one partition whose uniform key is under their class's cut, with the key,
+    the class and their place in the data (partition, row)."""
+    if weight is not None:
+        part = part[part[weight].to_numpy() > 0]
+    is_pos = part[label].isin(positive).to_numpy()
+    key = np.random.default_rng(seed).random(is_pos.shape[0])
+    keep = key < np.where(is_pos, cut[0], cut[1])
+    out = part[keep].copy()
+    out["__key"], out["__pos"] = key[keep], is_pos[keep]
+    out["__part"], out["__row"] = index, np.flatnonzero(keep)
+    return out
 
-    #: Score column → its exact curve (``prcurve.dask``'s result: ``curve``, ``n_rows``,
-    #: ``n_pos_effective``, ``n_distinct``).
-    exact: dict[str, Any]
-    #: A uniform random subsample of the rows (all of them when they are fewer).
-    sample: LabelledScores
-    #: Rows of the whole data.
-    n_rows: int
-    #: Whether :attr:`sample` is a proper subsample (False: every row).
-    sampled: bool
+
+def _stratified(frame: Any, rows: int, seed: np.random.SeedSequence, facts: dict[str, Any]) -> Any:
+    """A stratified random subsample of ``rows`` rows of ``frame`` (as :func:`._engine.subsample`
+    sizes it: each class in the data's proportion), in the data's order."""
+    import dask
+    import pandas as pd
+
+    n_pos, n_neg = facts["rows"]
+    n = n_pos + n_neg
+    m_pos = min(n_pos, max(2, round(rows * n_pos / n)))
+    m_neg = min(n_neg, max(2, rows - m_pos))
+    cut = tuple(
+        min(1.0, (m + KEY_MARGIN_SD * m**0.5 + KEY_MARGIN_ROWS) / max(c, 1))
+        for m, c in ((m_pos, n_pos), (m_neg, n_neg))
+    )
+    parts = frame.to_delayed()
+    seeds = seed.spawn(len(parts))
+    keyed = dask.compute(*[
+        dask.delayed(_keyed_rows)(p, i, s, facts["positive"], facts["label"], facts["weight"], cut)
+        for i, (p, s) in enumerate(zip(parts, seeds, strict=True))
+    ])  # fmt: skip
+    kept = pd.concat(keyed, ignore_index=True)
+    chosen = [
+        kept[kept["__pos"] == cls].nsmallest(m, "__key")
+        for cls, m in ((True, m_pos), (False, m_neg))
+    ]
+    return pd.concat(chosen).sort_values(["__part", "__row"], kind="stable")
+
+
+def _data_facts(frame: Any, label: str, positive: list[Any], weight: str | None) -> dict[str, Any]:
+    """Rows of positive weight per class and Kish's effective numbers (one pass; the rows per
+    class when unweighted)."""
+    import dask
+
+    def part_sums(part: Any) -> np.ndarray:
+        is_pos = part[label].isin(positive).to_numpy()
+        w = part[weight].to_numpy(dtype=np.float64)
+        out = []
+        for cls in (is_pos, ~is_pos):
+            wc = w[cls & (w > 0)]
+            out += [wc.shape[0], wc.sum(), np.sum(wc**2)]
+        return np.array(out, dtype=np.float64)
+
+    sums = sum(dask.compute(*[dask.delayed(part_sums)(p) for p in frame.to_delayed()]))
+    rows = (int(sums[0]), int(sums[3]))
+    return {"rows": rows, "effective": (sums[1] ** 2 / sums[2], sums[4] ** 2 / sums[5])}
 
 
 def read_dask(
@@ -162,48 +212,75 @@ def read_dask(
     scores: Sequence[str],
     *,
     pos_label: str | None = None,
+    weight: str | None = None,
     subsample: int = DEFAULT_SUBSAMPLE,
-    seed: int | None = None,
     workdir: str | None = None,
+    scheduler: Any = None,
     sep: str | None = None,
     encoding: str | None = None,
     progress: Any = None,
-) -> DaskInput:
-    """Read ``path`` on Dask into the exact curve of every score column and a subsample.
+) -> EngineData:
+    """Read ``path`` on Dask into the engine interface of :mod:`._engine`.
 
-    Run it inside ``prcurve.dask._curve.scheduler_context`` to choose the scheduler;
-    ``workdir`` is passed to :func:`prcurve.dask.pr_curve`; ``seed`` draws the subsample.
+    The exact counts of every score column are computed here (so bad scores or weights fail
+    before any analysis); ``draw`` hands over at most ``subsample`` rows, drawn when the
+    analysis asks.  Both run on ``scheduler`` (``prcurve.dask._curve.scheduler_context``);
+    ``workdir`` is passed to :func:`prcurve.dask.pr_curve`.
     """
-    from ...dask._curve import compute_curve
+    from ...dask._curve import compute_curve, scheduler_context
 
     announce(progress, "reading (dask)")
-    frame = open_frame(path, label, scores, sep, encoding)
-    counts = frame[label].value_counts(dropna=False).compute()
-    positive, positive_text = _positive_values(counts, label, path, pos_label)
-    is_pos = frame[label].isin(positive)
-    if progress is not None:
-        progress(1, 1)
-    exact: dict[str, Any] = {}
-    for name in scores:
-        announce(progress, f"{name}: exact curve (dask)")
-        try:
-            exact[name] = compute_curve(
-                is_pos, frame[name], max_points=REPORT_POINTS, workdir=workdir
-            )
-        except (ValueError, TypeError) as exc:
-            raise InputError(f"{path}: column {name!r}: {exc}") from None
+    with scheduler_context(scheduler):
+        frame = open_frame(path, label, scores, sep, encoding, weight)
+        counts = frame[label].value_counts(dropna=False).compute()
+        positive, positive_text = _positive_values(counts, label, path, pos_label)
+        is_pos = frame[label].isin(positive)
         if progress is not None:
             progress(1, 1)
-    n = exact[scores[0]].n_rows
-    announce(progress, "subsample")
-    rows, sampled = _subsample(frame, n, subsample, seed)
-    if progress is not None:
-        progress(1, 1)
-    sample = LabelledScores(
-        source=path,
-        label_column=label,
-        y=rows[label].isin(positive).to_numpy(),
-        scores={s: rows[s].to_numpy(dtype=np.float64) for s in scores},
-        positive_label=positive_text,
-    )
-    return DaskInput(exact=exact, sample=sample, n_rows=n, sampled=sampled)
+        exact = {}
+        for name in scores:
+            announce(progress, f"{name}: exact curve (dask)")
+            try:
+                curve = compute_curve(
+                    is_pos, frame[name], sample_weight=None if weight is None else frame[weight],
+                    max_points=EVERY_POINT, workdir=workdir,
+                ).curve  # fmt: skip
+            except (ValueError, TypeError) as exc:
+                what = f"column {name!r}" if weight is None else f"columns {name!r}/{weight!r}"
+                raise InputError(f"{path}: {what}: {exc}") from None
+            exact[name] = BinaryCounts(
+                curve.thresholds, curve.tp, curve.fp, curve.n_pos, curve.n_neg
+            )
+            if progress is not None:
+                progress(1, 1)
+        read_pos = int(counts[counts.index.isin(positive)].sum())
+        rows_read = (read_pos, int(counts.sum()) - read_pos)
+        facts: dict[str, Any] = {"rows": rows_read, "effective": tuple(map(float, rows_read))}
+        if weight is not None:
+            facts = _data_facts(frame, label, positive, weight)
+    facts.update(positive=positive, label=label, weight=weight)
+
+    def draw(rows: int, seed: np.random.SeedSequence) -> LabelledScores:
+        announce(progress, "subsample (dask)")
+        with scheduler_context(scheduler):
+            if rows >= sum(facts["rows"]):
+                part = frame.compute()
+                if weight is not None:
+                    part = part[part[weight].to_numpy() > 0]
+            else:
+                part = _stratified(frame, rows, seed, facts)
+        if progress is not None:
+            progress(1, 1)
+        return LabelledScores(
+            source=path, label_column=label, y=part[label].isin(positive).to_numpy(),
+            scores={s: part[s].to_numpy(dtype=np.float64) for s in scores},
+            positive_label=positive_text, weight_column=weight,
+            weight=None if weight is None else part[weight].to_numpy(dtype=np.float64),
+        )  # fmt: skip
+
+    return EngineData(
+        engine="Dask", source=path, label_column=label, positive_label=positive_text,
+        scores=tuple(scores), weight_column=weight, rows_read=rows_read,
+        n_pos_rows=facts["rows"][0], n_neg_rows=facts["rows"][1], effective=facts["effective"],
+        row_limit=int(subsample), counts=exact.__getitem__, draw=draw,
+    )  # fmt: skip

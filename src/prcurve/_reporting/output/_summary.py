@@ -68,6 +68,11 @@ def summary(analysis: Analysis) -> dict[str, Any]:
             "cost_ratio": s.cost_ratio,
             "top_k": s.top_k,
         },
+        "engine": {
+            "name": analysis.engine.name,
+            "rows_resampled_from": analysis.engine.rows_at_hand,
+            "note": analysis.engine.note,
+        },
         "data": {
             "n": analysis.n,
             "n_pos": analysis.n_pos,

@@ -323,6 +323,7 @@ def render_html(
     parts.append('<h2 id="settings">Settings</h2>')
     rows = [
         ["input", f"<code>{esc(st['source'])}</code>"],
+        ["engine", esc(data["engine"]["note"])],
         ["label column", f"<code>{esc(st['label_column'])}</code>"],
         ["positive label", f"<code>{esc(st['positive_label'])}</code>"],
         ["score columns", ", ".join(f"<code>{esc(c)}</code>" for c in st["score_columns"])],

@@ -1,0 +1,169 @@
+"""Running the report's resampling steps: here, or in worker processes when they pay.
+
+Each step is ``(key, label, function, args, plan)``; :func:`_run_tasks` runs them one after
+the other, or in ``jobs`` processes (forked where safe, so the workers inherit the rows instead
+of unpickling a copy per step), and stops the workers cleanly on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .._progress import announce
+from ._sizing import Plan
+
+__all__ = ["PARALLEL_MIN_SECONDS", "Results", "Task", "available_cpus"]
+
+Task = tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...], Plan]
+
+
+def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) -> Any:
+    """Run a task; return its result, its notes and its wall time (measured where it runs)."""
+    t0 = time.perf_counter()
+    res, notes = task(*args, **kw)
+    return res, notes, time.perf_counter() - t0
+
+
+#: Below this many expected seconds of resampling (one core, ``_sizing.COST``) the steps run in
+#: this process: starting worker processes costs something.  Forked workers are cheap: on 2 shared
+#: CPUs the report took as long or less with them at 3000, 10⁴, 10⁵ and 10⁶ rows (2026); 0.3
+#: keeps the small reports (≈ 0.2 expected seconds at a few thousand rows) in this process.
+PARALLEL_MIN_SECONDS = 0.3
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _start_method() -> str:
+    import multiprocessing
+
+    # fork is fastest, but from Python 3.12 forking a process with threads is deprecated
+    if sys.platform.startswith("linux") and sys.version_info < (3, 12):
+        return "fork"
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        return "forkserver"
+    return "spawn"
+
+
+#: The steps a forked worker runs, inherited from the main process instead of pickled: each
+#: step's arrays would otherwise be copied into a pickle per step (the main process's peak).
+_FORKED_STEPS: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+
+
+def _forked_step(index: int) -> Any:
+    """Run step ``index`` of :data:`_FORKED_STEPS` (in a forked worker)."""
+    fn, args = _FORKED_STEPS[index]
+    return _timed(fn, *args)
+
+
+def _executor(jobs: int) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = _start_method()
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_ignore_interrupts,
+    )
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process (which stops them): no traceback from each."""
+    import signal
+
+    from .._memory import THRESHOLD, set_mmap_threshold, single_blas_thread
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_mmap_threshold(THRESHOLD)  # blocks re-use freed memory (see ._memory)
+    single_blas_thread()  # no BLAS helper thread spinning on another worker's CPU
+
+
+def _stop_workers(pool: Any) -> None:
+    """Cancel what has not started, end the workers now (on Ctrl-C) and join the pool's
+    manager thread: left running, it raced the interpreter's exit (``concurrent.futures``'
+    exit hook woke it through a pipe it had closed: "Exception ignored ... Bad file
+    descriptor" after the one-line message)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    manager = getattr(pool, "_executor_manager_thread", None)  # and its thread
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        proc.terminate()
+    for proc in workers:
+        proc.join(STOP_SECONDS)
+    if manager is not None:
+        manager.join(STOP_SECONDS)  # it ends once it sees the workers gone
+
+
+#: How long stopping waits for each terminated worker and for the pool's thread.
+STOP_SECONDS = 5.0
+
+
+Results = dict[tuple[str, str], tuple[Any, list[str], float]]
+
+
+def _run_tasks(
+    tasks: list[Task],
+    jobs: int,
+    progress: Any,
+    meanwhile: Callable[[], None] | None = None,
+    on_result: Callable[[Results], None] | None = None,
+) -> Results:
+    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them.
+
+    ``meanwhile`` is work of the main process that the steps do not need: it runs while the
+    worker processes resample (before the steps, when they run here).  ``on_result(results)``
+    is called after each step's result is in (the results so far).
+    """
+    results: Results = {}
+    jobs = min(jobs, len(tasks))
+    if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
+        from concurrent.futures import as_completed
+
+        announce(progress, f"bootstrap ({jobs} processes)")
+        forked = _start_method() == "fork"
+        if forked:  # set before the pool forks its workers
+            _FORKED_STEPS[:] = [(fn, args) for _, _, fn, args, _ in tasks]
+        try:
+            with _executor(jobs) as pool:
+                try:
+                    futures = {
+                        pool.submit(_forked_step, i)
+                        if forked
+                        else pool.submit(_timed, fn, *args): key
+                        for i, (key, _, fn, args, _) in enumerate(tasks)
+                    }
+                    if meanwhile is not None:  # with fork, all workers exist now: may start threads
+                        meanwhile()
+                        announce(progress, f"bootstrap ({jobs} processes)")
+                    for done, fut in enumerate(as_completed(futures), start=1):
+                        results[futures[fut]] = fut.result()
+                        if on_result is not None:
+                            on_result(results)
+                        if progress is not None:
+                            progress(done, len(tasks))
+                except KeyboardInterrupt:
+                    _stop_workers(pool)
+                    raise
+        finally:
+            _FORKED_STEPS.clear()
+    else:
+        if meanwhile is not None:
+            meanwhile()
+        for key, label, fn, args, _ in tasks:
+            announce(progress, label)
+            results[key] = _timed(fn, *args, progress=progress)
+            if on_result is not None:
+                on_result(results)
+            if progress is not None:
+                progress(1, 1)
+    return results

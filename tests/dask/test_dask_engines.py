@@ -1,0 +1,276 @@
+"""One analysis for every engine (issue 24, items 1 and 2): ``--engine memory`` and
+``--engine dask`` give the same ``summary.json``; every option of the binary report works on
+Dask or is refused with one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("dask.dataframe")
+
+import prcurve
+from prcurve.cli import main
+
+#: Options of the binary report that change the analysis, all given at once.
+EVERY_OPTION = [
+    "--prevalence", "0.05", "--min-precision", "0.5,0.7", "--min-recall", "0.6",
+    "--cost-ratio", "2", "--top-k", "0.1", "--level", "0.9", "--seed", "3",
+    "--n-resamples", "60", "--jobs", "1",
+]  # fmt: skip
+
+
+def tied_weighted(n: int, seed: int, *, weights: bool = True) -> pd.DataFrame:
+    """Two scorers with ties (rounded scores), weights with zeros, 20 % positives."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.2
+    frame = pd.DataFrame(
+        {
+            "y": y.astype(int),
+            "a": np.round(rng.normal(size=n) + y, 1),
+            "b": np.round(rng.normal(size=n) + 0.7 * y, 2),
+        }
+    )
+    if weights:
+        frame["w"] = rng.choice([0.0, 0.5, 1.0, 2.0], size=n)
+    return frame
+
+
+def run(*args: object) -> subprocess.CompletedProcess[str]:
+    """The real entry point, ``python -m prcurve``, in a subprocess."""
+    cmd = [sys.executable, "-m", "prcurve", "report", *map(str, args)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+
+
+def flat(value: object, prefix: str = "") -> dict[str, object]:
+    if isinstance(value, dict):
+        return {k: v for key, sub in value.items() for k, v in flat(sub, f"{prefix}/{key}").items()}
+    if isinstance(value, list):
+        return {k: v for i, sub in enumerate(value) for k, v in flat(sub, f"{prefix}/{i}").items()}
+    return {prefix: value}
+
+
+def summary(out) -> dict:
+    return json.loads((out / "summary.json").read_text())
+
+
+def test_memory_and_dask_give_the_same_summary(tmp_path):
+    """Ties, weights (zeros among them), two scorers and every analysis option: the same keys,
+    and every number equal to the rounding of sums (Dask sums the weights per partition in
+    another order: 1e-9 relative), intervals included: with every row at hand both engines
+    resample the same rows with the same streams."""
+    data = tmp_path / "d"
+    data.mkdir()
+    frame = tied_weighted(3000, 0)
+    for i in range(3):  # three files: Dask reads three partitions
+        frame.iloc[1000 * i : 1000 * (i + 1)].to_parquet(data / f"p{i}.parquet", index=False)
+    frame.to_parquet(tmp_path / "all.parquet", index=False)
+    common = ["--label", "y", "--score", "a", "--score", "b", "--weight", "w", *EVERY_OPTION]
+    mem = run(tmp_path / "all.parquet", *common, "--engine", "memory", "--out", tmp_path / "m")
+    dsk = run(data, *common, "--engine", "dask", "--out", tmp_path / "k")
+    assert mem.returncode == 0 and dsk.returncode == 0, mem.stderr + dsk.stderr
+    got, ref = flat(summary(tmp_path / "k")), flat(summary(tmp_path / "m"))
+    assert got.keys() == ref.keys()
+    differ = {"/settings/source", "/engine/name", "/engine/note"}
+    for key, value in ref.items():
+        if key in differ:
+            continue
+        if isinstance(value, float):
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+        else:
+            assert got[key] == value, key
+    assert got["/engine/name"] == "dask"
+    assert "exact over all 2,253 rows of positive weight" in str(got["/engine/note"])
+    kept = frame[frame["w"] > 0]
+    assert got["/engine/rows_resampled_from"] == len(kept) == 2253
+    # the numbers are those of the library on the rows (an independent recomputation)
+    want = prcurve.auc_pr(kept["y"] == 1, kept["a"], sample_weight=kept["w"])
+    assert got["/scorers/a/auc_pr/average_precision"] == pytest.approx(want, rel=1e-12)
+    assert any(k.startswith("/scorers/a/operating_points/") for k in got)
+    assert any(k.startswith("/scorers/b/deployment/") for k in got)
+    assert any(k.startswith("/scorers/a/threshold_choice/") for k in got)
+
+
+def test_dask_on_a_subsample_keeps_exact_numbers_and_rescaled_widths(tmp_path):
+    """60,000 rows, ``--subsample 30000``: every exact number equals the in-memory report's;
+    each interval's width is within sampling error of the in-memory one.  Bound: a width from
+    200 bootstrap replicates has about 10 % noise per percentile end (``_sizing``'s docstring),
+    so two independent widths differ by more than 35 % (≈ 2.5 combined standard errors) with
+    probability about 1 %; the seeds are fixed, so the test is deterministic."""
+    data = tmp_path / "d"
+    data.mkdir()
+    frame = tied_weighted(60_000, 1, weights=False)
+    frame["a"] = frame["a"] + np.random.default_rng(2).normal(scale=1e-3, size=len(frame))
+    for i in range(2):
+        frame.iloc[30_000 * i : 30_000 * (i + 1)].to_parquet(data / f"p{i}.parquet", index=False)
+    frame.to_parquet(tmp_path / "all.parquet", index=False)
+    common = ["--label", "y", "--score", "a", "--score", "b", "--prevalence", "0.05",
+              "--quiet", "--jobs", "1"]  # fmt: skip
+    assert main(["report", str(tmp_path / "all.parquet"), *common, "--engine", "memory",
+                 "--out", str(tmp_path / "m")]) == 0  # fmt: skip
+    assert main(["report", str(data), *common, "--engine", "dask", "--subsample", "30000",
+                 "--out", str(tmp_path / "k")]) == 0  # fmt: skip
+    got, ref = summary(tmp_path / "k"), summary(tmp_path / "m")
+    assert flat(got).keys() == flat(ref).keys()
+    assert got["engine"]["rows_resampled_from"] == 30_000
+    assert "stratified random subsample of 30,000 of those 60,000 rows" in got["engine"]["note"]
+    assert got["data"] == ref["data"]  # rows of the data, not of the subsample
+    for name in ("a", "b"):
+        g, r = got["scorers"][name], ref["scorers"][name]
+        assert g["auc_pr"] == pytest.approx(r["auc_pr"], rel=1e-12)
+        assert g["n_thresholds"] == r["n_thresholds"]  # distinct thresholds of the data
+        for kind in ("logit", "binomial"):
+            assert g["auc_pr_ci"]["average_precision"][kind] == pytest.approx(
+                r["auc_pr_ci"]["average_precision"][kind], rel=1e-12
+            )
+        boot_g = g["auc_pr_ci"]["average_precision"]["bootstrap_percentile"]
+        boot_r = r["auc_pr_ci"]["average_precision"]["bootstrap_percentile"]
+        width = (boot_g["high"] - boot_g["low"]) / (boot_r["high"] - boot_r["low"])
+        assert 1 / 1.35 < width < 1.35, (name, width)
+        band_g, band_r = g["confidence_band"], r["confidence_band"]
+        # the band's reason names the rows it resampled and the data's (item 2)
+        assert "subsample of all 60,000 rows" in band_g["method_reason"]
+        assert 1 / 1.35 < band_g["radius"] / band_r["radius"] < 1.35
+    cg, cr = got["comparisons"][0], ref["comparisons"][0]
+    for key in ("estimate_a", "estimate_b", "difference"):  # of all rows, not the subsample
+        assert cg[key] == pytest.approx(cr[key], rel=1e-12)
+    assert cg["estimate_a"] == pytest.approx(got["scorers"]["a"]["auc_pr"]["average_precision"])
+    ratio = (cg["high"] - cg["low"]) / (cr["high"] - cr["low"])
+    assert 1 / 1.35 < ratio < 1.35, ratio
+
+
+@pytest.fixture(scope="module")
+def big_folder(tmp_path_factory):
+    """6,000 weighted rows in two Parquet files (larger than ``--subsample 2000``)."""
+    folder = tmp_path_factory.mktemp("big")
+    frame = tied_weighted(6000, 4)
+    frame.iloc[:3000].to_parquet(folder / "p0.parquet", index=False)
+    frame.iloc[3000:].to_parquet(folder / "p1.parquet", index=False)
+    return folder
+
+
+REFUSED = [
+    pytest.param(
+        ["--prevalence-count", "5/100"],
+        r"^prcurve: error: --prevalence-count: expected every row to be resampled .* got a "
+        r"subsample: --engine dask hands the analysis a stratified subsample of 2,000 of the "
+        r"4,\d{3} rows of positive weight; give --prevalence, raise --subsample",
+        id="prevalence-count",
+    ),
+    pytest.param(
+        ["--weight", "w", "--top-k", "50"],
+        r"^prcurve: error: --top-k with --weight: expected every row .* got a subsample: "
+        r"--engine dask hands the analysis a stratified subsample of 2,000 of the 4,\d{3} rows "
+        r"of positive weight; raise --subsample",
+        id="top-k-weighted",
+    ),
+]
+
+
+@pytest.mark.parametrize(("extra", "message"), REFUSED)
+def test_options_needing_every_row_are_refused_on_a_subsample(big_folder, tmp_path, capsys,
+                                                              extra, message):  # fmt: skip
+    code = main(["report", str(big_folder), "--label", "y", "--score", "a", "--weight", "w",
+                 "--engine", "dask", "--subsample", "2000", "--n-resamples", "20", "--quiet",
+                 "--out", str(tmp_path / "o"), *extra])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.count("\n") == 1
+    with pytest.raises(AssertionError, match=message):
+        raise AssertionError(err.strip())
+    assert not (tmp_path / "o").exists()
+
+
+def test_options_needing_every_row_work_when_every_row_is_at_hand(big_folder, tmp_path):
+    """The same options with ``--subsample`` above the rows: every row at hand, as in memory."""
+    code = main(["report", str(big_folder), "--label", "y", "--score", "a", "--weight", "w",
+                 "--engine", "dask", "--subsample", "10000", "--n-resamples", "20", "--quiet",
+                 "--prevalence-count", "5/100", "--top-k", "50",
+                 "--out", str(tmp_path / "o")])  # fmt: skip
+    assert code == 0
+    got = summary(tmp_path / "o")
+    assert got["settings"]["deployment_prevalence_count"] == [5, 100]
+    assert got["scorers"]["a"]["threshold_choice"]["top_k"]["k"] == 50
+
+
+def test_weighted_subsample_report_on_dask(big_folder, tmp_path):
+    """``--weight`` on Dask with a subsample: the areas are the weighted library's; the
+    resampling drew from the rows of positive weight."""
+    frame = pd.concat([pd.read_parquet(p) for p in sorted(big_folder.glob("*.parquet"))])
+    code = main(["report", str(big_folder), "--label", "y", "--score", "a", "--score", "b",
+                 "--weight", "w", "--engine", "dask", "--subsample", "2000",
+                 "--n-resamples", "30", "--min-recall", "0.5", "--prevalence", "0.1",
+                 "--cost-ratio", "3", "--quiet", "--out", str(tmp_path / "o")])  # fmt: skip
+    assert code == 0
+    got = summary(tmp_path / "o")
+    for name in ("a", "b"):
+        want = prcurve.pr_curve(frame["y"] == 1, frame[name], sample_weight=frame["w"])
+        for method in ("average_precision", "davis_goadrich", "lower_trapezoid"):
+            assert got["scorers"][name]["auc_pr"][method] == pytest.approx(
+                want.auc(method), rel=1e-12
+            )
+        assert got["scorers"][name]["deployment"]
+        assert got["scorers"][name]["threshold_choice"]["cost_optimal"]["cost_ratio"] == 3
+    assert got["engine"]["rows_resampled_from"] == 2000
+    assert got["data"]["n"] == 6000  # rows read (weight 0 included)
+    assert any("sample weights (column 'w')" in n for n in got["notes"])
+
+
+def test_bad_weights_on_dask_are_one_clear_line(tmp_path, capsys):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    frame = tied_weighted(200, 5)
+    frame.loc[3, "w"] = -1.0
+    frame.to_parquet(folder / "p.parquet", index=False)
+    code = main(["report", str(folder), "--label", "y", "--score", "a", "--weight", "w",
+                 "--engine", "dask", "--quiet", "--out", str(tmp_path / "o")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    with pytest.raises(AssertionError, match=r"columns 'a'/'w': sample_weight: expected "
+                       r"non-negative weights"):  # fmt: skip
+        raise AssertionError(err)
+
+
+def test_csv_separator_encoding_workdir_and_jobs_on_dask(tmp_path):
+    """``--sep``, ``--encoding``, ``--workdir`` and ``--jobs 2`` on Dask: the in-memory numbers;
+    the working folder is left empty."""
+    frame = tied_weighted(1500, 6, weights=False).rename(columns={"a": "scoré"})
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, sep=";", index=False, encoding="latin-1")
+    work = tmp_path / "work"
+    work.mkdir()
+    common = ["--label", "y", "--score", "scoré", "--score", "b", "--sep", ";", "--encoding",
+              "latin-1", "--n-resamples", "40", "--quiet"]  # fmt: skip
+    assert main(["report", str(path), *common, "--engine", "memory",
+                 "--out", str(tmp_path / "m")]) == 0  # fmt: skip
+    assert main(["report", str(path), *common, "--engine", "dask", "--workdir", str(work),
+                 "--jobs", "2", "--out", str(tmp_path / "k")]) == 0  # fmt: skip
+    got, ref = summary(tmp_path / "k"), summary(tmp_path / "m")
+    assert got["scorers"]["scoré"]["auc_pr"] == ref["scorers"]["scoré"]["auc_pr"]
+    assert got["scorers"]["b"]["auc_pr_ci"] == ref["scorers"]["b"]["auc_pr_ci"]
+    assert got["comparisons"] == ref["comparisons"]
+    assert list(work.iterdir()) == []
+
+
+def test_an_automatic_switch_is_announced_on_stderr_and_on_the_page(tmp_path):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    tied_weighted(400, 7, weights=False).to_parquet(folder / "p.parquet", index=False)
+    res = run(folder, "--label", "y", "--score", "a", "--n-resamples", "20",
+              "--out", tmp_path / "o")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    line = (
+        "prcurve: --engine auto chose the Dask engine: the input is a directory or pattern of "
+        "files (--engine memory reads one file)\n"
+    )
+    assert res.stderr.startswith(line)
+    got = summary(tmp_path / "o")
+    assert got["engine"]["name"] == "dask"
+    assert got["engine"]["note"].startswith("--engine auto chose the Dask engine")
+    page = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
+    assert "--engine auto chose the Dask engine" in page
