@@ -274,3 +274,28 @@ def test_an_automatic_switch_is_announced_on_stderr_and_on_the_page(tmp_path):
     assert got["engine"]["note"].startswith("--engine auto chose the Dask engine")
     page = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
     assert "--engine auto chose the Dask engine" in page
+
+
+@pytest.mark.parametrize("extra", [[], ["--all-points"]], ids=["thinned", "all-points"])
+def test_curve_files_are_the_same_on_both_engines(tmp_path, extra):
+    """Curve files above the size cap (thinned, with their bound) and ``--all-points`` (every
+    point, and Parquet) hold the same bytes whichever engine computed the counts."""
+    rng = np.random.default_rng(26)
+    n = 110_000  # distinct scores: above the 100,000-point cap of a curve file
+    y = rng.random(n) < 0.05
+    frame = pd.DataFrame({"y": y.astype(int), "s": rng.normal(size=n) + 1.5 * y})
+    path = tmp_path / "big.csv"
+    frame.to_csv(path, index=False, float_format="%.17g")
+    outs = {}
+    for engine in ("memory", "dask"):
+        outs[engine] = out = tmp_path / engine
+        res = run(path, "--label", "y", "--score", "s", "--out", out, "--engine", engine,
+                  "--quiet", "--n-resamples", "20", *extra)  # fmt: skip
+        assert res.returncode == 0, res.stderr
+    mem, dsk = (summary(outs[e])["curve_files"] for e in ("memory", "dask"))
+    assert mem == dsk
+    assert mem["scorers"]["s"]["thinned"] is not bool(extra)
+    names = ["s.csv", "s.parquet"] if extra else ["s.csv"]
+    for name in names:
+        a = (outs["memory"] / "curves" / name).read_bytes()
+        assert a == (outs["dask"] / "curves" / name).read_bytes(), name

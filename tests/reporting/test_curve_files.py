@@ -133,16 +133,3 @@ def test_all_points(big, tmp_path):
     assert entry["points"] == 120_000 and not entry["thinned"]
     assert entry["max_precision_error"] == 0.0
     assert "curves/s.parquet" in summary["files"]
-
-
-def test_all_points_refused_on_dask(big, tmp_path):
-    pytest.importorskip("dask")
-    path, *_ = big
-    out = tmp_path / "dask"
-    res = _run(str(path), "--label", "y", "--score", "s", "--out", str(out), "--engine", "dask",
-               "--all-points")  # fmt: skip
-    assert res.returncode == 1
-    assert res.stderr == (
-        "prcurve: error: --all-points: not supported by --engine dask; use --engine memory\n"
-    )
-    assert not out.exists()
