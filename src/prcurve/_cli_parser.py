@@ -264,7 +264,7 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
         default="auto",
         help="memory: read all rows; dask: exact curves and areas out of core with Dask "
         "(FILE may then be a directory or a glob of Parquet files), resampling parts on a "
-        "uniform subsample; auto (default): dask for a directory, a glob or files larger than "
+        "stratified subsample; auto (default): dask for a directory, a glob or files larger than "
         "--memory-budget",
     )
     rep.add_argument(
@@ -286,8 +286,8 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
         type=_size,
         default=None,
         metavar="N",
-        help="Dask engine: rows of the uniform subsample for the bootstrap interval, band and "
-        "comparisons (default: 200000)",
+        help="Dask engine: rows of the stratified subsample (each class in its proportion) the "
+        "intervals, band and comparisons resample from, rescaled to all rows (default: 200000)",
     )
     rep.add_argument(
         "--workdir",

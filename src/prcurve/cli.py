@@ -148,6 +148,30 @@ def _choice_options(args: argparse.Namespace) -> list[str]:
     return [option for option, value in given if value is not None]
 
 
+#: Options only the Dask engine uses: (flag, attribute).
+DASK_ONLY = (("--scheduler", "scheduler"), ("--subsample", "subsample"), ("--workdir", "workdir"))
+
+
+def _dask_only_options(args: argparse.Namespace, engine: str) -> None:
+    """A Dask-only option on the in-memory engine: refused with one line when the user chose
+    ``--engine memory``; when ``--engine auto`` chose memory for this input, said on stderr
+    (the option would have applied to a bigger input) -- never silently dropped."""
+    if engine == "dask":
+        return
+    from ._reporting.input._io import InputError
+
+    for flag, key in DASK_ONLY:
+        if getattr(args, key) is None:
+            continue
+        if args.engine == "memory":
+            raise InputError(f"{flag}: used only by --engine dask; drop it or use --engine dask")
+        if not args.quiet:
+            print(
+                f"prcurve: note: {flag} is not used: --engine auto reads this input in memory",
+                file=sys.stderr,
+            )
+
+
 def _check_top_k(k: int | float | None, data: Any) -> None:
     """An integer ``--top-k`` must not exceed the rows (of positive weight) read."""
     if not isinstance(k, int):
@@ -221,6 +245,7 @@ def _run_report(
     engine, why = _engine(args)
     if why and not args.quiet:
         print(f"prcurve: {why}", file=sys.stderr)
+    _dask_only_options(args, engine)
     data = _read(args, engine, label, scores, stdin, progress)
     _check_top_k(args.top_k, data)
     trim_memory()  # the parser's free memory back to the system before the curves

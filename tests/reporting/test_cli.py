@@ -396,3 +396,23 @@ def test_numeric_labels_written_differently_are_one_class(tmp_path, capsys):
     assert code == 0, capsys.readouterr().err
     summary = json.loads((out / "summary.json").read_text())
     assert summary["data"]["n_pos"] == 2 and summary["data"]["n_neg"] == 2
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--scheduler", "sync"), ("--subsample", "5000"), ("--workdir", "w")]
+)
+def test_dask_only_option_on_the_memory_engine(tmp_path, csv_file, capsys, flag, value):
+    """Refused in one line with ``--engine memory``; with ``--engine auto`` choosing memory,
+    the run goes on and stderr says the option is not used (never silently dropped)."""
+    out = tmp_path / "refused"
+    args = ["report", str(csv_file[0]), "--label", "y", "--score", "a", flag, value]
+    assert main([*args, "--engine", "memory", "--out", str(out), "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        f"prcurve: error: {flag}: used only by --engine dask; drop it or use --engine dask\n"
+    )
+    assert not out.exists()
+    out = tmp_path / "noted"
+    assert main([*args, "--out", str(out), "--n-resamples", "20"]) == 0
+    err = capsys.readouterr().err
+    assert f"prcurve: note: {flag} is not used: --engine auto reads this input in memory\n" in err
+    assert (out / "report.html").exists()

@@ -43,6 +43,12 @@ def refused_options(args: argparse.Namespace) -> list[str]:
     ]
     if args.engine == "dask":
         lines.append(f"--engine dask: not supported by a {shape} report; use --engine memory")
+    for flag, key in (("--scheduler", "scheduler"), ("--subsample", "subsample"),
+                      ("--workdir", "workdir")):  # fmt: skip
+        if getattr(args, key, None) is not None:
+            lines.append(f"{flag}: used only by --engine dask, which a {shape} report does not use")
+    if getattr(args, "jobs", None) is not None:
+        lines.append(f"--jobs: a {shape} report runs in one process; drop --jobs")
     if args.fold and args.n_resamples != "auto":
         lines.append(
             f"--n-resamples: a {shape} report has no bootstrap (its intervals are Student-t "
