@@ -33,6 +33,7 @@ def spark():
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.adaptive.coalescePartitions.enabled", "false")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")

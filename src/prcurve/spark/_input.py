@@ -58,8 +58,7 @@ def score_expression(frame: Any, score_col: str) -> Any:
         return column.cast("double")
     if not isinstance(kind, T.NumericType):
         raise TypeError(
-            f"score_col: expected a numeric column, got {score_col!r} of type "
-            f"{kind.simpleString()}"
+            f"score_col: expected a numeric column, got {score_col!r} of type {kind.simpleString()}"
         )
     return column
 

@@ -121,6 +121,4 @@ def map_partitions(table: SortedTable, func: Callable[[int, Any], Any]) -> list[
     got = {int(r["index"]): pickle.loads(r["out"]) for r in rows}
     # a partition that Spark skipped (no rows, no task output) is an empty one
     n_parts = max([table.frame.rdd.getNumPartitions(), *(i + 1 for i in got)])
-    return [
-        got[i] if i in got else func(i, _partition(iter(()), dtypes)) for i in range(n_parts)
-    ]
+    return [got[i] if i in got else func(i, _partition(iter(()), dtypes)) for i in range(n_parts)]
