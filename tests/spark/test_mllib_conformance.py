@@ -33,9 +33,7 @@ def datasets(rng):
     }
 
 
-@pytest.mark.parametrize(
-    "name", ["continuous", "ties", "dominant_tie", "weights", "few_positives"]
-)
+@pytest.mark.parametrize("name", ["continuous", "ties", "dominant_tie", "weights", "few_positives"])
 @pytest.mark.parametrize("num_bins", [1000, 100, 7, 0])
 def test_compat_spark_equals_the_ml_evaluator(spark, name, num_bins):
     from pyspark.ml.evaluation import BinaryClassificationEvaluator
@@ -72,6 +70,4 @@ def test_compat_spark_equals_rdd_metrics_default(spark, rng):
         warnings.filterwarnings("ignore", "Deprecated in 3.0.0", FutureWarning)
         metrics = BinaryClassificationMetrics(rdd)
         area = metrics.areaUnderPR
-    assert compat.auc_pr(y, s, tool="spark", num_bins=0) == pytest.approx(
-        area, rel=1e-12
-    )
+    assert compat.auc_pr(y, s, tool="spark", num_bins=0) == pytest.approx(area, rel=1e-12)

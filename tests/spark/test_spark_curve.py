@@ -159,14 +159,15 @@ def test_bad_input_errors(spark):
                 "w": [1.0, -1.0, 1.0],
                 "name": ["a", "b", "c"],
             }
-        )  # fmt: skip
+        )
     )
     with pytest.raises(ValueError, match=r"score_col: expected finite numbers, got missing "):
         prcurve.spark.pr_curve(df)  # pandas' NaN is Spark's null
     nan = spark.createDataFrame([(0, float("nan")), (1, 1.0)], "label long, score double")
     with pytest.raises(
         ValueError,
-        match=r"score_col: expected finite numbers, got NaNs in .score. \(1 non-finite value in total, 1 NaN\); nothing was sorted",
+        match=r"score_col: expected finite numbers, got NaNs in 'score' \(1 non-finite value "
+        r"in total, 1 NaN\); nothing was sorted",
     ):
         prcurve.spark.pr_curve(nan)
     with pytest.raises(ValueError, match=r"score_col: expected a column of the DataFrame, got "

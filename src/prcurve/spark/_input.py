@@ -97,7 +97,7 @@ def check_spark_problem(
     else:
         aggs += [F.lit(0).alias("s_nan"), F.lit(0).alias("s_inf")]
     weighted = weight_col is not None
-    if weighted:
+    if weight_col is not None:
         kind = _column_type(frame, weight_col, "weight_col")
         if not isinstance(kind, T.NumericType):
             raise TypeError(f"weight_col: expected a numeric column, got {weight_col!r} of "

@@ -60,7 +60,7 @@ def sorted_table(
 
     is_pos = F.col(label_col).isin(checked.positive_labels)
     score = score_expression(frame, score_col).alias("s")
-    if checked.weighted:
+    if checked.weighted and weight_col is not None:
         w = F.col(weight_col).cast("double")
         rows = frame.where(w > 0).select(
             score,
