@@ -41,6 +41,8 @@ ALLOWED: dict[str, set[str]] = {
     "compat": STATISTICS,
     # the public Dask engine: statistics on dask collections (dask itself imported lazily)
     "dask": STATISTICS,
+    # the public Spark engine: runs the Dask engine's per-partition passes (pyspark lazily)
+    "spark": STATISTICS | {"dask"},
     "plot": STATISTICS,
     "_reporting": STATISTICS | {"plot", "cases", "dask", "__init__"},
     "_api": STATISTICS | {"cases"},
@@ -244,7 +246,7 @@ def test_the_rule_catches_a_violation(tmp_path, monkeypatch):
 
 
 #: Optional dependencies: imported inside functions only, never when a module is loaded.
-OPTIONAL = {"dask", "distributed", "pandas", "pyarrow", "sklearn"}
+OPTIONAL = {"dask", "distributed", "pandas", "pyarrow", "pyspark", "sklearn"}
 
 
 def _top_level_imports(path: Path) -> set[str]:
@@ -284,9 +286,10 @@ def test_the_sklearn_part_is_reached_by_nobody_else():
 
 
 def test_the_dask_part_is_only_reached_by_the_report_and_the_cli():
-    """Only the public ``prcurve.dask``, the report's Dask engine and the CLI reach it."""
+    """Only the public ``prcurve.dask`` and ``prcurve.spark`` (which runs its passes), the
+    report's Dask engine and the CLI reach it."""
     users = {
         _part(_module_name(p)[0]) for p in MODULES if any(_part(m) == "dask" for m in _imports(p))
     }
-    assert users <= {"dask", "_reporting", "cli"}
+    assert users <= {"dask", "spark", "_reporting", "cli"}
     assert "dask" not in ALLOWED["__init__"]  # ``import prcurve`` never loads Dask

@@ -103,7 +103,8 @@ _ENTRIES = (
         "straight lines (trapezoid) from (0, first precision); with num_bins > 0 consecutive "
         "distinct scores are grouped into chunks of ⌊k/num_bins⌋ (none when that is < 2)",
         True,
-        "source formula",
+        "Spark itself (pyspark's BinaryClassificationEvaluator and BinaryClassificationMetrics, "
+        "one partition)",
         num_bins=1000,
     ),
     _entry(

@@ -1,0 +1,48 @@
+"""A small real local Spark session shared by the Spark tests (module-scoped per module)."""
+
+import os
+import shutil
+import sys
+
+import pytest
+
+
+def require_spark():
+    """pyspark and a Java runtime, or skip the module with the install line.
+
+    The CI job that installs ``prcurve[spark]`` sets ``PRCURVE_REQUIRE_SPARK=1``: there a
+    missing pyspark or Java fails the run instead (the other jobs install no Spark and skip).
+    """
+    missing = None
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        missing = "pyspark is not installed (pip install -e '.[spark,test]')"
+    if missing is None and shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        missing = "no Java runtime (apt-get install openjdk-17-jre-headless)"
+    if missing is None:
+        return
+    if os.environ.get("PRCURVE_REQUIRE_SPARK"):
+        pytest.fail(f"the Spark job must run Spark: {missing}", pytrace=False)
+    pytest.skip(missing, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    require_spark()
+    from pyspark.sql import SparkSession
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable  # executors import this prcurve
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("prcurve-tests")
+        .config("spark.driver.memory", "2g")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.adaptive.coalescePartitions.enabled", "false")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
