@@ -337,6 +337,7 @@ def test_streaming_peak_memory_stays_within_one_and_a_half_states(rng):
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    _ = acc.scores  # the last buffered rows sorted in: the state as 24 bytes per score
     assert acc.nbytes >= 600_000 * 24
     assert peak <= 1.5 * acc.nbytes, peak / acc.nbytes
     y = np.concatenate([b[0] for b in batches])
@@ -427,3 +428,62 @@ def test_state_arrays_are_shared_read_only_and_pickle_as_one_run(rng):
     c = pickle.loads(pickle.dumps(b))
     assert set(b.__getstate__()) == {"scores", "_pos", "_neg", "_shift", "_top", "_low"}
     assert_same_curve(c.curve(), pr_curve(np.r_[y, y[:10]], np.r_[s, s[:10]]))
+
+
+def test_buffered_rows_are_in_every_read(rng):
+    # issue 26: small unweighted batches are buffered unsorted until they amount to a fraction of
+    # the state; every read -- scores, counts, curve, a merge either way, a pickle -- includes them
+    import pickle
+
+    y, s, _ = make_problem(rng, n=20_000, ties=False)
+    y_all, s_all = np.r_[y, y[:7]], np.r_[s, s[:7] + 0.5]
+
+    def streamed():
+        acc = PRAccumulator().update(y, s)  # the first batch is sorted at once (empty state)
+        acc.update(y[:3], s[:3] + 0.5).update(y[3:7], s[3:7] + 0.5)  # buffered
+        assert acc.nbytes < 20_000 * 24 + 7 * 24  # the 7 rows are held unsorted (9 bytes each)
+        return acc
+
+    ref = pr_curve(y_all, s_all)
+    assert_same_curve(streamed().curve(), ref)
+    np.testing.assert_array_equal(streamed().scores, np.unique(s_all))
+    assert streamed().n_pos == int(np.count_nonzero(y_all))
+    assert_same_curve(pickle.loads(pickle.dumps(streamed())).curve(), ref)
+    assert_same_curve(PRAccumulator().merge(streamed()).curve(), ref)
+    assert_same_curve(streamed().merge(PRAccumulator().update([1], [9.0])).curve(),
+                      pr_curve(np.r_[y_all, True], np.r_[s_all, 9.0]))  # fmt: skip
+    w = np.full(7, 0.5)  # a weighted batch after buffered rows: all weighted from then on
+    got = streamed().update(y[:7], s[:7], sample_weight=w).curve()
+    assert_same_curve(
+        got,
+        pr_curve(np.r_[y_all, y[:7]], np.r_[s_all, s[:7]], sample_weight=np.r_[np.ones(20_007), w]),
+        exact=False,
+    )
+
+
+def test_a_stream_of_small_batches_passes_over_its_data_a_few_times(rng, monkeypatch):
+    # issue 26: each of 100 batches was pushed as a run and merged pairwise, so every score went
+    # through about log2(100) ~ 7 merges (0.65 M rows/s at 10^8 rows); now batches are buffered
+    # into runs of a fifth of the state and the runs a push merges are merged in one pass, so the
+    # merges argsort each score about 3 times in all (here 100 batches and one read)
+    import prcurve._core._runs as runs_module
+
+    sorted_elements = []
+    real = np.argsort
+
+    def counting(a, *args, **kwargs):
+        sorted_elements.append(np.shape(a)[0])
+        return real(a, *args, **kwargs)
+
+    batches = _continuous_batches(rng, 100, 2_000)
+    monkeypatch.setattr(runs_module.np, "argsort", counting)
+    acc = PRAccumulator()
+    for y, s in batches:
+        acc.update(y, s)
+    distinct = acc.scores.shape[0]
+    monkeypatch.undo()
+    assert distinct == 200_000
+    assert sum(sorted_elements) <= 3.5 * distinct, sum(sorted_elements) / distinct
+    y = np.concatenate([b[0] for b in batches])
+    s = np.concatenate([b[1] for b in batches])
+    assert_same_curve(acc.curve(), pr_curve(y, s))

@@ -6,8 +6,12 @@ of equal scores, which is associative and commutative, so batches may be accumul
 order, on any number of workers, and merged in any tree.  The state is held as a few sorted runs
 merged by size (a log-structured merge, ``._runs``), so that a stream costs O(n log n) overall
 -- the speed of one sort -- rather than the size of the whole state per batch; the runs are
-collapsed into one when the whole state is read.  The curve is then built from the state
-by the one engine (a :class:`~prcurve._core._counts.BinaryCounts` handed to
+collapsed into one when the whole state is read.  Unweighted batches are first buffered as they
+come (a copy of their labels and scores, 9 bytes a row) until they amount to a fifth of the rows
+of the state, and then sorted as one run: one sort of a large buffer replaces the merges of many
+small runs, while the buffer and its sort stay within half the state.  Every read of the state
+(the arrays, the curve, a merge, a pickle) sorts the buffer in first.  The curve is then built
+from the state by the one engine (a :class:`~prcurve._core._counts.BinaryCounts` handed to
 :meth:`PRCurve.from_counts`), exactly as :func:`prcurve.pr_curve` builds it from all the data.
 
 One convention, as in streaming-metric libraries: :meth:`PRAccumulator.update` and
@@ -36,6 +40,11 @@ __all__ = ["PRAccumulator"]
 
 #: Bytes of state per distinct score: the score (8), its positive and negative weight (8 + 8).
 BYTES_PER_DISTINCT_SCORE = 24
+
+#: Unweighted batches are buffered until their rows reach this fraction of the state's rows (or
+#: the state is empty): the buffer (9 bytes a row) and its sort into a run (about 36 bytes a row
+#: at the peak) then stay below half the state (24 bytes a row), and the first runs are large.
+BUFFER_FRACTION = 0.2
 
 #: Weights are held with the largest seen in [2**(TOP_EXPONENT-1), 2**TOP_EXPONENT): sums of up
 #: to 2**63 of them stay finite, and weights down to 2**-1520 times the largest stay normal.
@@ -94,6 +103,9 @@ class PRAccumulator:
         # sorted runs [scores, pos, neg] (see ._runs): pos/neg int64 counts, or float64 weights
         # times 2**_shift; collapsed into one when the whole state is read
         self._runs: list[Run] = []
+        # unweighted batches not yet sorted into a run: (labels, scores) copies, and their rows
+        self._buffer: list[tuple[np.ndarray, np.ndarray]] = []
+        self._buffered = 0
         self._shift = 0
         # largest and smallest positive weight seen, in the caller's units (1 per unweighted row)
         self._top = 0.0
@@ -118,6 +130,7 @@ class PRAccumulator:
         self._shift, self._top, self._low = state["_shift"], state["_top"], state["_low"]
         scores, pos, neg = (np.array(state[k]) for k in ("scores", "_pos", "_neg"))
         self._runs = [freeze([scores, pos, neg])] if scores.shape[0] else []
+        self._buffer, self._buffered = [], 0
 
     @property
     def scores(self) -> np.ndarray:
@@ -127,7 +140,7 @@ class PRAccumulator:
     @property
     def weighted(self) -> bool:
         """Whether the state holds float64 weights (some batch had ``sample_weight``)."""
-        return bool(self._runs) and self._runs[0][1].dtype.kind == "f"
+        return bool(self._runs) and self._runs[0][1].dtype.kind == "f"  # buffer: unweighted
 
     @property
     def pos(self) -> np.ndarray:
@@ -146,17 +159,18 @@ class PRAccumulator:
     @property
     def n_pos(self) -> float:
         """Total positive count (weight) so far, in the units of :attr:`pos`."""
-        return self.pos.sum().item() if self._runs else 0
+        return self.pos.sum().item() if self._runs or self._buffer else 0
 
     @property
     def n_neg(self) -> float:
         """Total negative count (weight) so far, in the units of :attr:`pos`."""
-        return self.neg.sum().item() if self._runs else 0
+        return self.neg.sum().item() if self._runs or self._buffer else 0
 
     @property
     def nbytes(self) -> int:
-        """Memory held by the state, in bytes."""
-        return int(sum(a.nbytes for run in self._runs for a in run))
+        """Memory held by the state (its runs and its buffer of unsorted rows), in bytes."""
+        runs = sum(a.nbytes for run in self._runs for a in run)
+        return int(runs + sum(y.nbytes + s.nbytes for y, s in self._buffer))
 
     def update(
         self, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
@@ -178,9 +192,18 @@ class PRAccumulator:
         if s.shape[0] == 0:
             return self
         if w is None and not self.weighted:
-            top, low = max(self._top, 1.0), min(self._low, 1.0)
-            self._absorb([_collapse(y, s, None)], shift=0, top=top, low=low)
+            self._top, self._low = max(self._top, 1.0), min(self._low, 1.0)
+            if y.dtype != np.bool_:  # soft labels: their masses are float64 weights
+                self._flush()
+                self._absorb([_collapse(y, s, None)], shift=0, top=self._top, low=self._low)
+                return self
+            # a copy: the caller may reuse its arrays for the next batch
+            self._buffer.append((np.array(y, dtype=bool), np.array(s)))
+            self._buffered += s.shape[0]
+            if self._buffered >= BUFFER_FRACTION * sum(run[0].shape[0] for run in self._runs):
+                self._flush()
             return self
+        self._flush()
         w = np.ones(s.shape[0]) if w is None else w
         top, low = max(self._top, float(w.max())), min(self._low, float(w.min()))
         shift = TOP_EXPONENT - int(np.frexp(top)[1])
@@ -197,6 +220,8 @@ class PRAccumulator:
         """
         if not isinstance(other, PRAccumulator):
             raise TypeError(f"other: expected a PRAccumulator, got {type(other).__name__}")
+        self._flush()
+        other._flush()  # the same data, sorted: ``other`` does not change
         if not other._runs:
             return self
         top, low = max(self._top, other._top), min(self._low, other._low)
@@ -237,7 +262,7 @@ class PRAccumulator:
 
     def counts(self) -> BinaryCounts:
         """The engine's cumulative counts of everything seen (thresholds decreasing)."""
-        if not self._runs:
+        if not (self._runs or self._buffer):
             raise ValueError("y_true: expected at least one sample, got an empty accumulator")
         tp = np.cumsum(self.pos[::-1])
         fp = np.cumsum(self.neg[::-1])
@@ -263,10 +288,21 @@ class PRAccumulator:
 
     def _whole(self) -> Run:
         """The state as one run (collapsing the runs, once, when there are several)."""
+        self._flush()
         if not self._runs:
             return [np.empty(0, dtype=np.float64), np.empty(0, np.int64), np.empty(0, np.int64)]
         collapse(self._runs)
         return self._runs[0]
+
+    def _flush(self) -> None:
+        """Sort the buffered (unweighted) rows into one run and push it."""
+        if not self._buffer:
+            return
+        parts, self._buffer, self._buffered = self._buffer, [], 0
+        y = np.concatenate([p[0] for p in parts])
+        s = np.concatenate([p[1] for p in parts])
+        del parts[:]  # the copies go before the sort's work
+        push(self._runs, _collapse(y, s, None))
 
     def _absorb(self, runs: list[Run], *, shift: int, top: float, low: float) -> None:
         """Push sorted distinct-score ``runs`` (weights times ``2**shift``) onto the state."""

@@ -12,9 +12,15 @@ stack: there are O(log n) runs, each element takes part in O(log n) merges, and 
 O(n log n) -- the speed of one sort.  The runs are collapsed into one only when a caller needs the
 whole state (a curve, the ``scores``/``pos``/``neg`` arrays).
 
-Memory: two runs are merged one column at a time into a fresh array, the inputs' column dropped
+Why k-way merges: in NumPy, merging two sorted runs costs about as much as sorting them afresh
+(an ``argsort`` and a gather per column), so the number of passes over the data is what counts.
+The run sizes alone say which top runs a push will merge (the invariants are replayed on the
+sizes), and those runs are merged *in one pass*, whatever their number; reading the whole state
+merges all the runs in one pass too.
+
+Memory: the runs are merged one column at a time into a fresh array, the inputs' column dropped
 before the next is built, so a merge needs the state plus one column of the result (8 bytes per
-score) and two boolean masks: at most about 1.42 times the state.
+score) and the merge order (2 bytes per score): at most about 1.42 times the state.
 
 Runs are never changed in place once built (merges build new arrays), so an accumulator can
 share runs with another one it merged, and a reader of ``scores`` can be handed the array itself
@@ -22,6 +28,8 @@ share runs with another one it merged, and a reader of ``scores`` can be handed 
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import numpy as np
 
@@ -32,6 +40,10 @@ __all__ = ["Run", "collapse", "freeze", "push"]
 #: ``[scores, pos, neg]``: scores strictly increasing; pos/neg int64 counts or float64 weights.
 Run = list
 
+#: Elements per block of a merge (about): a block (at most ``2 * BLOCK`` elements) stays in the
+#: CPU caches, and its merge order fits in 16 bits.
+BLOCK = 1 << 15
+
 
 def freeze(run: Run) -> Run:
     """Mark the run's arrays read-only (runs are shared, never changed) and return it."""
@@ -41,92 +53,123 @@ def freeze(run: Run) -> Run:
 
 
 def push(runs: list[Run], run: Run) -> None:
-    """Push ``run`` on the stack and merge by size until the invariants hold again."""
+    """Push ``run`` on the stack and merge the top runs until the invariants hold again.
+
+    The invariants are replayed on the sizes (a merge's size taken as the sum of its inputs'),
+    which tells how many runs at the top end up merged together; they are merged in one pass.
+    """
     runs.append(freeze(run))
-    while len(runs) > 1:
-        top, below = runs[-1][0].shape[0], runs[-2][0].shape[0]
-        if below > top and (len(runs) < 3 or runs[-3][0].shape[0] > below + top):
+    sizes = [r[0].shape[0] for r in runs]
+    depth = 1
+    while len(sizes) > 1:
+        top, below = sizes[-1], sizes[-2]
+        if below > top and (len(sizes) < 3 or sizes[-3] > below + top):
             break
-        b, a = runs.pop(), runs.pop()
-        runs.append(freeze(merge_two(a, b)))
+        sizes[-2:] = [below + top]
+        depth += 1
+    if depth > 1:
+        runs[-depth:] = [freeze(merge_runs(runs[-depth:]))]
 
 
 def collapse(runs: list[Run]) -> None:
-    """Merge all runs into one, in place (smallest first, so each merge is as cheap as can be)."""
-    while len(runs) > 1:
-        b, a = runs.pop(), runs.pop()
-        runs.append(freeze(merge_two(a, b)))
+    """Merge all runs into one, in place, in one pass."""
+    if len(runs) > 1:
+        runs[:] = [freeze(merge_runs(runs))]
 
 
-#: Elements of each run per block of a merge: a block pair (at most ``2 * BLOCK`` elements) stays
-#: in the CPU caches, and its merge order fits in 16 bits.
-BLOCK = 1 << 14
+def merge_runs(runs: list[Run]) -> Run:
+    """One run holding all of ``runs`` (at least two); their columns are emptied as used.
 
-
-def merge_two(a: Run, b: Run) -> Run:
-    """One run holding both; ``a`` and ``b`` are emptied as their columns are used up.
-
-    The two runs are cut into aligned blocks (every ``BLOCK``-th score of either run is a cut,
-    placed in both by binary search, equal scores on the same side), and each block pair is
-    merged by a stable sort of its concatenation (timsort: one linear merge of two runs).  A
-    first pass builds the scores and keeps each block's merge order (2 bytes an element) and
-    where a score repeats the one before it (the same score in both runs); each weight column is
-    then gathered through that order and its input dropped, so the peak is the inputs plus one
-    output column and the orders: at most about 1.42 times the state.
+    The runs are cut into aligned blocks of about ``BLOCK`` elements in all (cut scores placed in
+    every run by binary search, equal scores on the same side), and each block is merged by an
+    ``argsort`` of its concatenation (in the caches; stable for two runs, where timsort merges
+    them in one linear pass, NumPy's vectorised sort for more -- measured faster from four).
+    A first pass builds the scores and keeps each block's merge order (2 bytes an element) and
+    where a score repeats (the same score in several runs); each weight column is then gathered
+    through that order, the weights of a repeated score summed, and the inputs' column dropped,
+    so the peak is the inputs plus one output column and the orders: at most about 1.42 times
+    the state.
     """
-    if a[0].dtype != b[0].dtype:  # e.g. int64 and float64 scores: promote, then merge by sorting
-        return _merge_by_sort(a, b)
-    sa, sb = a[0], b[0]
-    cuts = np.union1d(sa[::BLOCK], sb[::BLOCK])
-    ia = np.append(np.searchsorted(sa, cuts), sa.shape[0])
-    ib = np.append(np.searchsorted(sb, cuts), sb.shape[0])
-    ia[0] = ib[0] = 0
-    orders = np.empty(sa.shape[0] + sb.shape[0], dtype=np.uint16)
-    scores = np.empty(orders.shape[0], dtype=sa.dtype)
-    repeats: dict[int, np.ndarray] = {}  # block -> positions (in the block) of repeated scores
+    columns = [list(r) for r in runs]  # the inputs' columns, dropped here once used
+    for r in runs:  # (the arrays themselves may be shared with another accumulator's runs)
+        r[:] = [None, None, None]
+    if len({c[0].dtype for c in columns}) > 1:  # e.g. int64 and float64 scores
+        return _merge_by_sort(columns)
+    bounds = _block_bounds([c[0] for c in columns])  # (runs, blocks + 1) start of each block
+    sizes = bounds[:, 1:] - bounds[:, :-1]
+    starts = np.zeros(bounds.shape[1], dtype=np.int64)
+    np.cumsum(sizes.sum(axis=0), out=starts[1:])
+    widest = int((starts[1:] - starts[:-1]).max(initial=0))
+    orders = np.empty(starts[-1], dtype=np.uint16 if widest <= 1 << 16 else np.uint32)
+    scores = np.empty(starts[-1], dtype=columns[0][0].dtype)
+    # two runs: timsort's one linear merge; more: the SIMD sort (timsort would take log2(k) passes)
+    kind: Literal["stable", "quicksort"] = "stable" if len(columns) == 2 else "quicksort"
+    firsts: dict[int, np.ndarray] = {}  # block -> first position of each distinct score
     kept = 0
-    for k in range(ia.shape[0] - 1):
-        both = np.concatenate([sa[ia[k] : ia[k + 1]], sb[ib[k] : ib[k + 1]]])
-        order = np.argsort(both, kind="stable")
+    for k in range(bounds.shape[1] - 1):
+        both = _block(columns, 0, bounds, k)
+        order = np.argsort(both, kind=kind)
         merged = both[order]
-        lo = ia[k] + ib[k]
-        orders[lo : lo + order.shape[0]] = order
-        rep = np.flatnonzero(merged[1:] == merged[:-1]) + 1
-        if rep.shape[0]:
-            repeats[k] = rep
-            merged = np.delete(merged, rep)
+        orders[starts[k] : starts[k + 1]] = order
+        first = _run_starts(merged)
+        if not first.all():
+            firsts[k] = np.flatnonzero(first)
+            merged = merged[first]
         scores[kept : kept + merged.shape[0]] = merged
         kept += merged.shape[0]
-    del sa, sb
-    a[0] = b[0] = None
+    for c in columns:
+        c[0] = None
     scores.resize(kept, refcheck=False)  # in place (shorter when scores repeat)
     out: Run = [scores]
     for col in (1, 2):
-        ca, cb = a[col], b[col]
-        a[col] = b[col] = None
-        values = np.empty(kept, dtype=ca.dtype)
+        values = np.empty(kept, dtype=np.result_type(*(c[col] for c in columns)))
         at = 0
-        for k in range(ia.shape[0] - 1):
-            lo, hi = ia[k] + ib[k], ia[k + 1] + ib[k + 1]
-            both = np.concatenate([ca[ia[k] : ia[k + 1]], cb[ib[k] : ib[k + 1]]])
-            block = both[orders[lo:hi]]
-            dup = repeats.get(k)
-            if dup is not None:  # a repeated score: its weight goes to the one before it
-                block[dup - 1] += block[dup]
-                block = np.delete(block, dup)
+        for k in range(bounds.shape[1] - 1):
+            block = _block(columns, col, bounds, k)[orders[starts[k] : starts[k + 1]]]
+            if k in firsts:  # a repeated score: the weights of its copies summed
+                block = np.add.reduceat(block, firsts[k])
             values[at : at + block.shape[0]] = block
             at += block.shape[0]
-        del ca, cb
+        for c in columns:
+            c[col] = None
         out.append(values)
     return out
 
 
-def _merge_by_sort(a: Run, b: Run) -> Run:
+def _block_bounds(scores: list[np.ndarray]) -> np.ndarray:
+    """Start of each block in each run, shape ``(runs, blocks + 1)`` (the last: the run's end).
+
+    Candidate cuts are every ``step``-th score of each run, so that at most ``2 * step`` elements
+    of one run, ``BLOCK`` elements in all, lie between two consecutive candidates; a cut is then
+    kept where the number of elements below it passes the next multiple of ``BLOCK``, so every
+    block holds at most ``2 * BLOCK`` elements.
+    """
+    step = max(1, BLOCK // (2 * len(scores)))
+    candidates = np.unique(np.concatenate([s[::step] for s in scores]))
+    below = np.zeros(candidates.shape[0], dtype=np.int64)
+    for s in scores:
+        below += np.searchsorted(s, candidates)
+    total = sum(s.shape[0] for s in scores)
+    pick = np.searchsorted(below, np.arange(BLOCK, total, BLOCK), side="right") - 1
+    cuts = candidates[np.unique(pick[pick >= 0])]
+    out = np.empty((len(scores), cuts.shape[0] + 2), dtype=np.int64)
+    for i, s in enumerate(scores):
+        out[i, 0], out[i, -1] = 0, s.shape[0]
+        out[i, 1:-1] = np.searchsorted(s, cuts)
+    return out
+
+
+def _block(columns: list[list], col: int, bounds: np.ndarray, k: int) -> np.ndarray:
+    """Block ``k`` of column ``col`` of every run, concatenated (run after run)."""
+    return np.concatenate([c[col][bounds[i, k] : bounds[i, k + 1]] for i, c in enumerate(columns)])
+
+
+def _merge_by_sort(columns: list[list]) -> Run:
     """Merge runs whose scores differ in dtype (promoted, as one array of all the data would be)."""
-    both = np.concatenate([a[0], b[0]])
+    both = np.concatenate([c[0] for c in columns])
     order = np.argsort(both, kind="stable")
     merged = both[order]
     first = np.flatnonzero(_run_starts(merged))
-    pos = np.add.reduceat(np.concatenate([a[1], b[1]])[order], first)
-    neg = np.add.reduceat(np.concatenate([a[2], b[2]])[order], first)
+    pos = np.add.reduceat(np.concatenate([c[1] for c in columns])[order], first)
+    neg = np.add.reduceat(np.concatenate([c[2] for c in columns])[order], first)
     return [merged[first], pos, neg]
