@@ -8,7 +8,12 @@ merged into one) -- all in a fresh process, measured with ``_measure.run_measure
 fresh process, the same k scores are sorted with ``numpy.sort``.  Both time only their own work
 (not drawing the data).  The table gives the streaming rate, the ratio of the two times (the
 issue's target: streaming at the speed of one sort), the state (24 bytes per distinct score) and
-the peak resident memory above the process's resident memory before streaming, over the state.
+the peak resident memory above the process's resident memory before streaming, over the state,
+and the 1-minute load average when the size was done (on a shared machine only the ratio to the
+sort measured in the same run is comparable between runs).
+
+Unweighted batches are buffered unsorted until they amount to a fifth of the state's rows, then
+sorted as one run; the runs are merged by size, k at a time in one pass (``prcurve._core._runs``).
 
 ``--quick``: 10⁴ and 10⁵ rows in chunks of 10⁴ (for the test that every bench script runs).
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -98,7 +104,7 @@ def main() -> None:
         sizes, chunk = [10_000, 100_000], 10_000
     head = (
         f"{'rows = distinct':>15} {'stream s':>9} {'M rows/s':>9} {'sort s':>7} {'/sort':>6} "
-        f"{'state MB':>9} {'peak MB':>8} {'peak/state':>10}"
+        f"{'state MB':>9} {'peak MB':>8} {'peak/state':>10} {'load':>5}"
     )
     print(f"PRAccumulator.update, continuous scores in chunks of {chunk:,}, then one read")
     print(head)
@@ -112,7 +118,8 @@ def main() -> None:
         print(
             f"{k:>15,} {stream['seconds']:>9.2f} {k / stream['seconds'] / 1e6:>9.2f} "
             f"{sort['seconds']:>7.2f} {stream['seconds'] / sort['seconds']:>6.1f} "
-            f"{state_mb:>9.0f} {peak_mb:>8.0f} {peak_mb / state_mb:>10.2f}"
+            f"{state_mb:>9.0f} {peak_mb:>8.0f} {peak_mb / state_mb:>10.2f} "
+            f"{os.getloadavg()[0]:>5.1f}"
         )
     print(
         "(seconds: medians of fresh processes, 1 run at 1e8; peak MB: the process's peak "
