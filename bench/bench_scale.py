@@ -21,11 +21,14 @@ issue's target: 10⁸ rows within 2 GB on a 2-core machine), with ``numpy.sort``
 (one file's worth) timed in the same run for scale.
 
 Part 3 (``--accumulator-rows`` k, continuous scores, so k distinct scores): a fresh process feeds
-``PRAccumulator.update`` batches of 10⁶ rows, merges two such accumulators of k/2 rows, and
-builds the curve, with ``tracemalloc`` (NumPy reports its allocations to it): the state's bytes
-per distinct score, and the peak traced bytes of each phase (batches and the data of a merge
-included).  Compared with ``numpy.sort`` of the k scores and scikit-learn's
-``precision_recall_curve`` on all k rows at once (peak traced bytes and time), same run.
+``PRAccumulator.update`` batches of 10⁶ rows (buffered unsorted until they amount to a fifth of
+the state, then sorted as one run; runs merged by size, k at a time in one pass) and reads the
+state once, merges two such accumulators of k/2 rows, and builds the curve, with
+``tracemalloc`` (NumPy reports its allocations to it): the state's bytes per distinct score,
+and the peak traced bytes of each phase (batches and the data of a merge included).
+Compared with ``numpy.sort`` of the k scores and scikit-learn's ``precision_recall_curve`` on
+all k rows at once (peak traced bytes and time), same run, with the 1-minute load average (on a
+shared machine only the ratios within one run compare).
 
 ``--skip-small`` / ``--skip-big`` / ``--skip-accumulator`` leave a part out.  ``--quick``: 10⁴
 rows in each part, parts 1 and 3 in this process (a smoke test: the peak RSS is not each
@@ -217,8 +220,8 @@ def accumulator_child(k: int) -> dict:
             acc = PRAccumulator()
             for y, s in batches(0, k, 1):
                 acc.update(y, s)
+            out["distinct"] = acc.scores.shape[0]  # the last buffered batches sorted in
             out["state_bytes"] = acc.nbytes
-            out["distinct"] = acc.scores.shape[0]
         elif phase == "merge":  # two halves of k rows each, then one merge
             del acc
             a, b = PRAccumulator(), PRAccumulator()
@@ -267,7 +270,7 @@ def part3(k: int, *, inline: bool = False) -> None:
     print(
         f"Part 3: PRAccumulator, {k:,} rows = {d:,} distinct scores (batches of {CHUNK:,}); "
         f"state {r['state_bytes'] / d:.1f} bytes per distinct score "
-        f"({r['state_bytes'] / 2**20:.0f} MB)"
+        f"({r['state_bytes'] / 2**20:.0f} MB); load average {os.getloadavg()[0]:.1f}"
     )
     head = (
         f"{'phase':<34} {'seconds':>8} {'peak MB':>8} {'B/score':>8} {'/state':>7} "

@@ -308,3 +308,182 @@ def test_any_split_accumulates_to_exactly_pr_curve(n, kind, data):
         # the state, per distinct score, in the curve's units
         np.testing.assert_array_equal(acc.pos[::-1], np.diff(ref.tp, prepend=0))
         np.testing.assert_array_equal(acc.neg[::-1], np.diff(ref.fp, prepend=0))
+
+
+# --- issue 26: sorted runs merged by size (amortised O(n log n) streaming) -----------------
+
+
+def _continuous_batches(rng, n_batches, size):
+    out = []
+    for _ in range(n_batches):
+        y = rng.random(size) < 0.1
+        out.append((y, rng.normal(size=size) + 1.5 * y))
+    return out
+
+
+def test_streaming_peak_memory_stays_within_one_and_a_half_states(rng):
+    # issue 26: every update re-merged the whole state through concatenations and an argsort,
+    # peaking near 3.4 times the state; merging runs column by column needs the state plus one
+    # column of the merge and two small per-element arrays (<= 1.42 times the state), plus the
+    # batch's own work (here 20,000 rows next to a state of 600,000 distinct scores)
+    import tracemalloc
+
+    batches = _continuous_batches(rng, 30, 20_000)
+    acc = PRAccumulator()
+    tracemalloc.start()
+    try:
+        for y, s in batches:
+            acc.update(y, s)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    _ = acc.scores  # the last buffered rows sorted in: the state as 24 bytes per score
+    assert acc.nbytes >= 600_000 * 24
+    assert peak <= 1.5 * acc.nbytes, peak / acc.nbytes
+    y = np.concatenate([b[0] for b in batches])
+    s = np.concatenate([b[1] for b in batches])
+    assert_same_curve(acc.curve(), pr_curve(y, s))
+
+
+def test_a_small_update_does_not_rewrite_a_large_state(rng):
+    # issue 26: a batch of 100 rows rewrote all 400,000 scores of the state (quadratic streams);
+    # now it is pushed as a small run, merged only with runs of its own size
+    import tracemalloc
+
+    (y0, s0), (y1, s1) = (
+        _continuous_batches(rng, 1, 400_000)[0],
+        (rng.random(100) < 0.5, rng.random(100)),
+    )
+    acc = PRAccumulator().update(y0, s0)
+    tracemalloc.start()
+    try:
+        acc.update(y1, s1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 0.05 * 400_000 * 24
+    assert_same_curve(acc.curve(), pr_curve(np.r_[y0, y1], np.r_[s0, s1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 400),
+    levels=st.sampled_from([None, 3, 50]),
+    block=st.sampled_from([1, 2, 3, 7, 1 << 14]),
+    data=st.data(),
+)
+def test_any_batches_any_merge_tree_and_reads_between_equal_pr_curve(n, levels, block, data):
+    """Many batches (so many runs, merged at every size), merged in a random tree, with the
+    state read (collapsed) or pickled between updates, and blocks of any size inside a merge:
+    exactly ``pr_curve``'s curve."""
+    import pickle
+
+    import prcurve._core._runs as runs_module
+
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    y = rng.random(n) < data.draw(st.floats(0.05, 0.95))
+    y[0], y[1] = True, False
+    s = rng.normal(size=n) + y
+    if levels is not None:
+        s = np.floor(s * levels / 4)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=60)))
+    edges = [0, *cuts, n]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(runs_module, "BLOCK", block)
+        parts = []
+        for lo, hi in itertools.pairwise(edges):
+            acc = PRAccumulator()
+            for a, b in itertools.pairwise(sorted({lo, hi, *rng.integers(lo, hi + 1, 3)})):
+                acc.update(y[a:b], s[a:b])
+                action = rng.integers(4)
+                if action == 0 and acc.nbytes:
+                    _ = acc.scores  # collapse, then keep streaming
+                elif action == 1:
+                    acc = pickle.loads(pickle.dumps(acc))
+            parts.append(acc)
+        order = rng.permutation(len(parts))
+        pool = [parts[i] for i in order]
+        while len(pool) > 1:  # a random merge tree
+            i = int(rng.integers(len(pool) - 1))
+            pool[i : i + 2] = [pool[i].merge(pool[i + 1])]
+        got = pool[0]
+        if got.nbytes == 0:
+            return
+        assert_same_curve(got.curve(), pr_curve(y, s))
+        np.testing.assert_array_equal(got.scores, np.unique(s))
+
+
+def test_state_arrays_are_shared_read_only_and_pickle_as_one_run(rng):
+    import pickle
+
+    y, s, _ = make_problem(rng, n=600, ties=True)
+    a = PRAccumulator()
+    for part in np.array_split(np.arange(600), 9):
+        a.update(y[part], s[part])
+    b = PRAccumulator().merge(a)  # shares a's runs: neither may change them in place
+    with pytest.raises(ValueError, match="read-only"):
+        a.scores[0] = 1.0
+    b.update(y[:10], s[:10])
+    assert_same_curve(a.curve(), pr_curve(y, s))
+    c = pickle.loads(pickle.dumps(b))
+    assert set(b.__getstate__()) == {"scores", "_pos", "_neg", "_shift", "_top", "_low"}
+    assert_same_curve(c.curve(), pr_curve(np.r_[y, y[:10]], np.r_[s, s[:10]]))
+
+
+def test_buffered_rows_are_in_every_read(rng):
+    # issue 26: small unweighted batches are buffered unsorted until they amount to a fraction of
+    # the state; every read -- scores, counts, curve, a merge either way, a pickle -- includes them
+    import pickle
+
+    y, s, _ = make_problem(rng, n=20_000, ties=False)
+    y_all, s_all = np.r_[y, y[:7]], np.r_[s, s[:7] + 0.5]
+
+    def streamed():
+        acc = PRAccumulator().update(y, s)  # the first batch is sorted at once (empty state)
+        acc.update(y[:3], s[:3] + 0.5).update(y[3:7], s[3:7] + 0.5)  # buffered
+        assert acc.nbytes < 20_000 * 24 + 7 * 24  # the 7 rows are held unsorted (9 bytes each)
+        return acc
+
+    ref = pr_curve(y_all, s_all)
+    assert_same_curve(streamed().curve(), ref)
+    np.testing.assert_array_equal(streamed().scores, np.unique(s_all))
+    assert streamed().n_pos == int(np.count_nonzero(y_all))
+    assert_same_curve(pickle.loads(pickle.dumps(streamed())).curve(), ref)
+    assert_same_curve(PRAccumulator().merge(streamed()).curve(), ref)
+    assert_same_curve(streamed().merge(PRAccumulator().update([1], [9.0])).curve(),
+                      pr_curve(np.r_[y_all, True], np.r_[s_all, 9.0]))  # fmt: skip
+    w = np.full(7, 0.5)  # a weighted batch after buffered rows: all weighted from then on
+    got = streamed().update(y[:7], s[:7], sample_weight=w).curve()
+    assert_same_curve(
+        got,
+        pr_curve(np.r_[y_all, y[:7]], np.r_[s_all, s[:7]], sample_weight=np.r_[np.ones(20_007), w]),
+        exact=False,
+    )
+
+
+def test_a_stream_of_small_batches_passes_over_its_data_a_few_times(rng, monkeypatch):
+    # issue 26: each of 100 batches was pushed as a run and merged pairwise, so every score went
+    # through about log2(100) ~ 7 merges (0.65 M rows/s at 10^8 rows); now batches are buffered
+    # into runs of a fifth of the state and the runs a push merges are merged in one pass, so the
+    # merges argsort each score about 3 times in all (here 100 batches and one read)
+    import prcurve._core._runs as runs_module
+
+    sorted_elements = []
+    real = np.argsort
+
+    def counting(a, *args, **kwargs):
+        sorted_elements.append(np.shape(a)[0])
+        return real(a, *args, **kwargs)
+
+    batches = _continuous_batches(rng, 100, 2_000)
+    monkeypatch.setattr(runs_module.np, "argsort", counting)
+    acc = PRAccumulator()
+    for y, s in batches:
+        acc.update(y, s)
+    distinct = acc.scores.shape[0]
+    monkeypatch.undo()
+    assert distinct == 200_000
+    assert sum(sorted_elements) <= 3.5 * distinct, sum(sorted_elements) / distinct
+    y = np.concatenate([b[0] for b in batches])
+    s = np.concatenate([b[1] for b in batches])
+    assert_same_curve(acc.curve(), pr_curve(y, s))

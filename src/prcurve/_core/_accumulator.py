@@ -3,8 +3,15 @@
 The state is the positive and the negative weight of every distinct score seen so far, kept
 sorted by score.  Two states combine by merging their sorted score lists and adding the weights
 of equal scores, which is associative and commutative, so batches may be accumulated in any
-order, on any number of workers, and merged in any tree.  The curve is then built from the state
-by the one engine (a :class:`~prcurve._core._counts.BinaryCounts` handed to
+order, on any number of workers, and merged in any tree.  The state is held as a few sorted runs
+merged by size (a log-structured merge, ``._runs``), so that a stream costs O(n log n) overall
+-- the speed of one sort -- rather than the size of the whole state per batch; the runs are
+collapsed into one when the whole state is read.  Unweighted batches are first buffered as they
+come (a copy of their labels and scores, 9 bytes a row) until they amount to a fifth of the rows
+of the state, and then sorted as one run: one sort of a large buffer replaces the merges of many
+small runs, while the buffer and its sort stay within half the state.  Every read of the state
+(the arrays, the curve, a merge, a pickle) sorts the buffer in first.  The curve is then built
+from the state by the one engine (a :class:`~prcurve._core._counts.BinaryCounts` handed to
 :meth:`PRCurve.from_counts`), exactly as :func:`prcurve.pr_curve` builds it from all the data.
 
 One convention, as in streaming-metric libraries: :meth:`PRAccumulator.update` and
@@ -24,14 +31,20 @@ from typing import Any
 
 import numpy as np
 
-from ._counts import BinaryCounts, _run_starts
+from ._counts import BinaryCounts, _run_starts, count_sorted
 from ._empirical import PRCurve
+from ._runs import Run, collapse, freeze, push
 from ._validation import check_binary_problem, moderate_shift, weight_spread_message
 
 __all__ = ["PRAccumulator"]
 
 #: Bytes of state per distinct score: the score (8), its positive and negative weight (8 + 8).
 BYTES_PER_DISTINCT_SCORE = 24
+
+#: Unweighted batches are buffered until their rows reach this fraction of the state's rows (or
+#: the state is empty): the buffer (9 bytes a row) and its sort into a run (about 36 bytes a row
+#: at the peak) then stay below half the state (24 bytes a row), and the first runs are large.
+BUFFER_FRACTION = 0.2
 
 #: Weights are held with the largest seen in [2**(TOP_EXPONENT-1), 2**TOP_EXPONENT): sums of up
 #: to 2**63 of them stay finite, and weights down to 2**-1520 times the largest stay normal.
@@ -49,13 +62,16 @@ class PRAccumulator:
     Attributes
     ----------
     scores : ndarray, shape (k,)
-        The distinct scores seen, increasing.
+        The distinct scores seen, increasing (a read-only array).
 
     Notes
     -----
     Memory is 24 bytes per distinct score (the score and two weights), whatever the number of
     rows: ``k`` distinct scores take ``24 k`` bytes, e.g. 24 kB for scores rounded to three
-    decimals; an update or a merge briefly needs about three times the state plus the batch.
+    decimals.  Batches are kept as sorted runs merged by size, so streaming ``n`` rows costs
+    O(n log n) in all, and a merge of runs needs at most about 1.42 times the state plus the
+    batch (a score repeated in several runs is held once per run until they merge).
+    Reading :attr:`scores`, :attr:`pos`, :attr:`neg` or the curve merges the runs into one.
     A batch may be empty or hold a single class (``pos_label`` need not occur in it).  Rows of
     zero weight are dropped as if absent (a score whose total weight is zero is not an
     operating point), as in :func:`prcurve.pr_curve`.
@@ -84,10 +100,12 @@ class PRAccumulator:
     """
 
     def __init__(self) -> None:
-        self.scores: np.ndarray = np.empty(0, dtype=np.float64)
-        # int64 counts, or float64 weights times 2**_shift
-        self._pos: np.ndarray = np.empty(0, dtype=np.int64)
-        self._neg: np.ndarray = np.empty(0, dtype=np.int64)
+        # sorted runs [scores, pos, neg] (see ._runs): pos/neg int64 counts, or float64 weights
+        # times 2**_shift; collapsed into one when the whole state is read
+        self._runs: list[Run] = []
+        # unweighted batches not yet sorted into a run: (labels, scores) copies, and their rows
+        self._buffer: list[tuple[np.ndarray, np.ndarray]] = []
+        self._buffered = 0
         self._shift = 0
         # largest and smallest positive weight seen, in the caller's units (1 per unweighted row)
         self._top = 0.0
@@ -100,10 +118,29 @@ class PRAccumulator:
             f"n_neg={self.n_neg!r}, {kind})"
         )
 
+    def __getstate__(self) -> dict[str, Any]:
+        # one run, in the layout of earlier versions (whose pickles load here, and vice versa)
+        run = self._whole()
+        return {
+            "scores": run[0], "_pos": run[1], "_neg": run[2],
+            "_shift": self._shift, "_top": self._top, "_low": self._low,
+        }  # fmt: skip
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._shift, self._top, self._low = state["_shift"], state["_top"], state["_low"]
+        scores, pos, neg = (np.array(state[k]) for k in ("scores", "_pos", "_neg"))
+        self._runs = [freeze([scores, pos, neg])] if scores.shape[0] else []
+        self._buffer, self._buffered = [], 0
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The distinct scores seen, increasing (read-only)."""
+        return self._whole()[0]
+
     @property
     def weighted(self) -> bool:
         """Whether the state holds float64 weights (some batch had ``sample_weight``)."""
-        return self._pos.dtype.kind == "f"
+        return bool(self._runs) and self._runs[0][1].dtype.kind == "f"  # buffer: unweighted
 
     @property
     def pos(self) -> np.ndarray:
@@ -112,27 +149,28 @@ class PRAccumulator:
         Weights are in the units of :meth:`curve` -- those of :func:`prcurve.pr_curve` on all
         the data: the caller's, unless the weights are extreme (then scaled by a power of two).
         """
-        return self._in_curve_units(self._pos)
+        return self._in_curve_units(self._whole()[1])
 
     @property
     def neg(self) -> np.ndarray:
         """Negative count or weight at each distinct score (units as :attr:`pos`)."""
-        return self._in_curve_units(self._neg)
+        return self._in_curve_units(self._whole()[2])
 
     @property
     def n_pos(self) -> float:
         """Total positive count (weight) so far, in the units of :attr:`pos`."""
-        return self.pos.sum().item() if self._pos.size else 0
+        return self.pos.sum().item() if self._runs or self._buffer else 0
 
     @property
     def n_neg(self) -> float:
         """Total negative count (weight) so far, in the units of :attr:`pos`."""
-        return self.neg.sum().item() if self._neg.size else 0
+        return self.neg.sum().item() if self._runs or self._buffer else 0
 
     @property
     def nbytes(self) -> int:
-        """Memory held by the state, in bytes."""
-        return int(self.scores.nbytes + self._pos.nbytes + self._neg.nbytes)
+        """Memory held by the state (its runs and its buffer of unsorted rows), in bytes."""
+        runs = sum(a.nbytes for run in self._runs for a in run)
+        return int(runs + sum(y.nbytes + s.nbytes for y, s in self._buffer))
 
     def update(
         self, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
@@ -154,14 +192,23 @@ class PRAccumulator:
         if s.shape[0] == 0:
             return self
         if w is None and not self.weighted:
-            top, low = max(self._top, 1.0), min(self._low, 1.0)
-            self._absorb(*_collapse(y, s, None), shift=0, top=top, low=low)
+            self._top, self._low = max(self._top, 1.0), min(self._low, 1.0)
+            if y.dtype != np.bool_:  # soft labels: their masses are float64 weights
+                self._flush()
+                self._absorb([_collapse(y, s, None)], shift=0, top=self._top, low=self._low)
+                return self
+            # a copy: the caller may reuse its arrays for the next batch
+            self._buffer.append((np.array(y, dtype=bool), np.array(s)))
+            self._buffered += s.shape[0]
+            if self._buffered >= BUFFER_FRACTION * sum(run[0].shape[0] for run in self._runs):
+                self._flush()
             return self
+        self._flush()
         w = np.ones(s.shape[0]) if w is None else w
         top, low = max(self._top, float(w.max())), min(self._low, float(w.min()))
         shift = TOP_EXPONENT - int(np.frexp(top)[1])
         scaled = _exact_ldexp(w, shift, top, low)
-        self._absorb(*_collapse(y, s, scaled), shift=shift, top=top, low=low)
+        self._absorb([_collapse(y, s, scaled)], shift=shift, top=top, low=low)
         return self
 
     def merge(self, other: PRAccumulator) -> PRAccumulator:
@@ -173,17 +220,17 @@ class PRAccumulator:
         """
         if not isinstance(other, PRAccumulator):
             raise TypeError(f"other: expected a PRAccumulator, got {type(other).__name__}")
-        if other.scores.shape[0] == 0:
-            return self
-        if not (self.weighted or other.weighted):
-            top, low = max(self._top, other._top), min(self._low, other._low)
-            self._absorb(other.scores, other._pos, other._neg, shift=0, top=top, low=low)
+        self._flush()
+        other._flush()  # the same data, sorted: ``other`` does not change
+        if not other._runs:
             return self
         top, low = max(self._top, other._top), min(self._low, other._low)
+        if not (self.weighted or other.weighted):  # runs are never changed: share them
+            self._absorb([list(run) for run in other._runs], shift=0, top=top, low=low)
+            return self
         shift = TOP_EXPONENT - int(np.frexp(top)[1])
-        pos = _exact_ldexp(other._pos, shift - other._shift, top, low)
-        neg = _exact_ldexp(other._neg, shift - other._shift, top, low)
-        self._absorb(other.scores, pos, neg, shift=shift, top=top, low=low)
+        runs = _rescaled(other._runs, shift - other._shift, top, low)
+        self._absorb(runs, shift=shift, top=top, low=low)
         return self
 
     @classmethod
@@ -215,7 +262,7 @@ class PRAccumulator:
 
     def counts(self) -> BinaryCounts:
         """The engine's cumulative counts of everything seen (thresholds decreasing)."""
-        if self.scores.shape[0] == 0:
+        if not (self._runs or self._buffer):
             raise ValueError("y_true: expected at least one sample, got an empty accumulator")
         tp = np.cumsum(self.pos[::-1])
         fp = np.cumsum(self.neg[::-1])
@@ -239,34 +286,40 @@ class PRAccumulator:
         # exact: every stored sum is at least the smallest weight, which stays a normal number
         return np.ldexp(values, moderate_shift(self._top, self._low) - self._shift)
 
-    def _absorb(
-        self,
-        scores: np.ndarray,
-        pos: np.ndarray,
-        neg: np.ndarray,
-        *,
-        shift: int,
-        top: float,
-        low: float,
-    ) -> None:
-        """Merge sorted distinct ``scores`` with their weights (times ``2**shift``) in."""
-        if self.scores.shape[0] == 0:  # keep the batch's score dtype (int64 stays exact)
-            self.scores, self._pos, self._neg = scores.copy(), pos.copy(), neg.copy()
-            self._shift, self._top, self._low = shift, top, low
+    def _whole(self) -> Run:
+        """The state as one run (collapsing the runs, once, when there are several)."""
+        self._flush()
+        if not self._runs:
+            return [np.empty(0, dtype=np.float64), np.empty(0, np.int64), np.empty(0, np.int64)]
+        collapse(self._runs)
+        return self._runs[0]
+
+    def _flush(self) -> None:
+        """Sort the buffered (unweighted) rows into one run and push it."""
+        if not self._buffer:
             return
-        mine_pos, mine_neg = self._pos, self._neg
-        if pos.dtype.kind == "f":
-            mine_pos = _exact_ldexp(mine_pos, shift - self._shift, top, low)
-            mine_neg = _exact_ldexp(mine_neg, shift - self._shift, top, low)
-        both = np.concatenate([self.scores, scores])
-        # two sorted runs: the stable sort is one linear merge
-        order = np.argsort(both, kind="stable")
-        merged = both[order]
-        first = np.flatnonzero(_run_starts(merged))
-        self.scores = merged[first]
-        self._pos = np.add.reduceat(np.concatenate([mine_pos, pos])[order], first)
-        self._neg = np.add.reduceat(np.concatenate([mine_neg, neg])[order], first)
+        parts, self._buffer, self._buffered = self._buffer, [], 0
+        y = np.concatenate([p[0] for p in parts])
+        s = np.concatenate([p[1] for p in parts])
+        del parts[:]  # the copies go before the sort's work
+        push(self._runs, _collapse(y, s, None))
+
+    def _absorb(self, runs: list[Run], *, shift: int, top: float, low: float) -> None:
+        """Push sorted distinct-score ``runs`` (weights times ``2**shift``) onto the state."""
+        if runs[0][1].dtype.kind == "f" and self._runs:
+            # float weights: bring the state to the new scale first (it may raise, and then the
+            # state is unchanged; it changes only when the largest weight's exponent does)
+            self._runs = _rescaled(self._runs, shift - self._shift, top, low)
+        for run in runs:
+            push(self._runs, run)
         self._shift, self._top, self._low = shift, top, low
+
+
+def _rescaled(runs: list[Run], shift: int, top: float, low: float) -> list[Run]:
+    """The runs with their weights times ``2**shift`` (new arrays; the same runs when 0)."""
+    if shift == 0 and all(run[1].dtype.kind == "f" for run in runs):
+        return [list(run) for run in runs]
+    return [[r[0], *(_exact_ldexp(a, shift, top, low) for a in r[1:])] for r in runs]
 
 
 def _exact_ldexp(values: np.ndarray, shift: int, top: float, low: float) -> np.ndarray:
@@ -277,19 +330,26 @@ def _exact_ldexp(values: np.ndarray, shift: int, top: float, low: float) -> np.n
     return scaled
 
 
-def _collapse(
-    y: np.ndarray, s: np.ndarray, w: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct scores (increasing) of one validated batch, with their class weights."""
+def _collapse(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> Run:
+    """Distinct scores (increasing) of one validated batch, with their class weights.
+
+    Counts come from the one engine (its sort-per-class path, several times faster than an
+    ``argsort``); weights are summed per score with ``reduceat`` (a difference of cumulative
+    sums would not give back the exact per-score sums).
+    """
+    if w is None:
+        c = count_sorted(y, s)
+        return [c.thresholds[::-1].copy(), _steps(c.tp), _steps(c.fp)]
     order = np.argsort(s, kind="stable")
     values = s[order]
     first = np.flatnonzero(_run_starts(values))
-    if w is None:
-        pos = np.add.reduceat(y[order].astype(np.int64), first)
-        neg = np.diff(first, append=values.shape[0]) - pos
-    else:
-        wy = w[order]
-        posw = np.where(y[order], wy, 0.0)
-        pos = np.add.reduceat(posw, first)
-        neg = np.add.reduceat(wy - posw, first)
-    return values[first], pos, neg
+    wy = w[order]
+    posw = np.where(y[order], wy, 0.0)
+    return [values[first], np.add.reduceat(posw, first), np.add.reduceat(wy - posw, first)]
+
+
+def _steps(cumulative: np.ndarray) -> np.ndarray:
+    """Per-threshold counts from cumulative ones (thresholds decreasing), scores increasing."""
+    out = cumulative[::-1].copy()
+    out[:-1] -= out[1:]  # NumPy buffers the overlapping operands
+    return out
