@@ -193,6 +193,9 @@ def test_ctrl_c_at_any_stage_stops_at_once_writes_nothing_and_exits_130(tmp_path
         stopped = time.perf_counter() - sent
         assert proc.returncode == 130, (fraction, proc.returncode, err[-500:])
         assert err == "prcurve: interrupted\n"
-        assert stopped < 2.0, f"took {stopped:.1f} s to stop at {fraction:.0%} of the run"
+        # 2 s on a quiet machine (a stop that waits for the threads took 4-6 s there); a
+        # loaded machine slows the whole run and the stop alike, so the bound scales with it
+        limit = max(2.0, 0.15 * whole)
+        assert stopped < limit, f"took {stopped:.1f} s to stop at {fraction:.0%} of the run"
         assert _snapshot(out) == before
         assert not staging_leftovers(out)
