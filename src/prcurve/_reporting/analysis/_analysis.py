@@ -45,6 +45,8 @@ from ._operating import (
     operating_task,
 )
 from ._operating import STREAM as OPERATING_STREAM
+from ._other_tools import OtherTools, exact_counts, other_tools
+from ._roc_delong import RocDeLong, roc_delong
 from ._sizing import (
     MAX_RESAMPLES,
     MIN_RESAMPLES,
@@ -197,6 +199,9 @@ class Analysis:
     #: Paired comparisons at the deployment prevalence (``--prevalence``) and their notes.
     deployment_comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
     deployment_notes: list[str] = field(default_factory=list)
+    #: "What other tools would report" and DeLong's ROC inference, from the exact counts.
+    other_tools: OtherTools | None = None
+    roc_delong: RocDeLong | None = None
 
 
 def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) -> Any:
@@ -947,7 +952,10 @@ def analyse(
                           p, at_pi_time["at_prevalence"] / len(at_pi_plans))
             for (a, b), p in at_pi_plans.items()
         ]  # fmt: skip
+    counts = {name: exact_counts(c["pr"]) for name, c in curves.items()}
     return Analysis(
         settings, data.n, n_pos, data.n - n_pos, scorers, comparisons, common_notes,
-        compare_timings, steps, at_pi, at_pi_notes,
+        compare_timings, steps, at_pi, at_pi_notes, other_tools(counts),
+        roc_delong(counts, data.y, data.scores, level=level, n=data.n,
+                   weighted=data.weight is not None),
     )  # fmt: skip

@@ -26,6 +26,8 @@ from ._analysis import (
     closed_form_intervals,
     derived_curves,
 )
+from ._other_tools import exact_counts, other_tools
+from ._roc_delong import roc_delong
 
 __all__ = ["analyse_exact"]
 
@@ -97,6 +99,10 @@ def analyse_exact(
     if approx.comparisons:
         common.insert(0, f"{engine} engine: the paired comparisons were computed {where}.")
     n_pos = round(float(next(iter(data.exact.values())).curve.n_pos))
+    counts = {name: exact_counts(result.curve) for name, result in data.exact.items()}
     return Analysis(
-        settings, n, n_pos, n - n_pos, scorers, approx.comparisons, common, approx.timings
-    )
+        settings, n, n_pos, n - n_pos, scorers, approx.comparisons, common, approx.timings,
+        other_tools=other_tools(counts),
+        roc_delong=roc_delong(counts, sub.y, sub.scores, level=settings.level, n=n,
+                              weighted=sub.weight is not None),
+    )  # fmt: skip
