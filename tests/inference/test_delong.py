@@ -13,12 +13,12 @@ from sklearn.metrics import roc_auc_score
 
 from prcurve import (
     DegenerateVarianceWarning,
-    binary_counts,
-    roc_auc_delong_from_counts,
     DeLongAUC,
     DeLongTest,
+    binary_counts,
     delong_test,
     roc_auc_delong,
+    roc_auc_delong_from_counts,
 )
 
 from ..conftest import make_problem
@@ -66,7 +66,7 @@ def test_from_counts_equals_the_row_form(rng, ties, prevalence):
     assert (counts.ci.low, counts.ci.high) == pytest.approx((rows.ci.low, rows.ci.high), abs=1e-12)
     assert (counts.n_pos, counts.n_neg) == (rows.n_pos, rows.n_neg)
     auc, var = _brute_variance(y, s)
-    assert counts.variance == pytest.approx(var, abs=1e-12)
+    assert (counts.auc, counts.variance) == pytest.approx((auc, var), abs=1e-12)
 
 
 def test_from_counts_refusals_and_warning():
@@ -75,7 +75,7 @@ def test_from_counts_refusals_and_warning():
     with pytest.raises(TypeError, match=r"counts: expected a prcurve\.BinaryCounts .* got tuple"):
         roc_auc_delong_from_counts((y, s))
     weighted = binary_counts(y, s, sample_weight=np.full(5, 2.0))
-    with pytest.raises(ValueError, match="counts: expected unweighted counts .* got weighted"):
+    with pytest.raises(ValueError, match=r"counts: expected unweighted counts .* got weighted"):
         roc_auc_delong_from_counts(weighted)
     with pytest.raises(ValueError, match=r"counts: .* at least 2 positives and 2 negatives, got 1"):
         roc_auc_delong_from_counts(binary_counts([1, 0, 0], [0.2, 0.1, 0.3]))

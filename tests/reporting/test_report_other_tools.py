@@ -121,7 +121,7 @@ def test_dask_engine_gives_the_same_tables_and_says_where_the_tests_come_from(tm
     assert dask["other_tools"] == memory["other_tools"]
     # intervals from the exact counts of all rows; the paired test on the subsample, said so
     d = dask["roc_delong"]
-    for name, s in scores.items():
+    for name in scores:
         assert d["scorers"][name] == memory["roc_delong"]["scorers"][name]
     assert d["n"] == 3000 and d["rows"] < 3000
     assert any(f"subsample of {d['rows']:,} of the 3,000 rows" in n for n in d["notes"])
@@ -173,9 +173,7 @@ def test_a_thinned_curve_gets_a_note_not_wrong_numbers():
     ]
     delong = roc_delong({"a": counts, "b": None}, y, {"a": s, "b": -s}, level=0.9, n=3000)
     assert list(delong.intervals) == ["a"]
-    assert delong.intervals["a"].variance == pytest.approx(
-        roc_auc_delong(y, s).variance, abs=1e-12
-    )
+    assert delong.intervals["a"].variance == pytest.approx(roc_auc_delong(y, s).variance, abs=1e-12)
     assert "DeLong interval of the ROC AUC of b: not computed" in delong.notes[0]
     assert delong.tests[0][2].difference == pytest.approx(2 * roc_auc_score(y, s) - 1, abs=1e-12)
 
@@ -192,9 +190,12 @@ def test_guide_numbers_are_the_reports(builtin):
     names = list(scores)
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert rows[0] == "| tool | " + " | ".join(names) + " |"
-    assert rows[1] == "| prcurve AP | " + " | ".join(
-        f"{entry[n]['average_precision']:.4f}" for n in names
-    ) + " |"
+    assert (
+        rows[1]
+        == "| prcurve AP | "
+        + " | ".join(f"{entry[n]['average_precision']:.4f}" for n in names)
+        + " |"
+    )
     assert len(rows) == 2 + len(compat.TOOLS)
     for line, tool in zip(rows[2:], compat.TOOLS, strict=True):
         cells = [

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._core._area import area_from_counts
-from .._core._counts import binary_counts
+from .._core._counts import BinaryCounts, binary_counts
 from .._core._results import compact_repr
-from .._core._counts import BinaryCounts
 from ._auc import _options, check_counts, tool_area
 from ._tools import TOOLS
 

@@ -15,7 +15,7 @@ from ..analysis._analysis import Analysis
 __all__ = ["delong_tests_html", "roc_auc_interval", "roc_delong_entry"]
 
 
-def _num(x: float) -> float | None:
+def _num(x: Any) -> float | None:
     v = float(x)
     return v if v == v and abs(v) != float("inf") else None
 

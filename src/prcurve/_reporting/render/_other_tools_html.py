@@ -29,7 +29,7 @@ def other_tools_entry(analysis: Analysis) -> dict[str, Any] | None:
         return None
     scorers: dict[str, Any] = {}
     for name, table in found.tables.items():
-        tools = [
+        tools: list[dict[str, Any]] = [
             {
                 "tool": r.tool,
                 "call": TOOLS[r.tool].tool,
