@@ -210,7 +210,7 @@ def pr_curve(
     >>> from prcurve import compat
     >>> y, s = [1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.7, 0.7, 0.1]
     >>> c = compat.pr_curve(y, s, tool="spark")
-    >>> c.recall.tolist(), [round(p, 3) for p in c.precision], c.interpolation
+    >>> c.recall.tolist(), c.precision.round(3).tolist(), c.interpolation
     ([0.0, 0.3333333333333333, 0.3333333333333333, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6, 0.5], 'linear')
     >>> round(c.area(), 4) == round(compat.auc_pr(y, s, tool="spark"), 4)
     True
