@@ -1,4 +1,6 @@
 import os
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -39,3 +41,27 @@ def import_reference(name: str):
         if os.environ.get("CI"):
             pytest.fail(f"CI must compare with {name}: {message}")
         pytest.skip(message)
+
+
+def run_rscript(tmp_path, script: str, data: str, *, packages: str) -> str:
+    """Run the R ``script`` through ``Rscript`` on ``data`` (CSV text, the script's first
+    argument, read with ``commandArgs(trailingOnly = TRUE)[1]``); return its standard output.
+
+    Without Rscript the test is skipped with the install line, except in CI (env var ``CI``
+    set), where it fails: ``.ci/run`` installs R and the packages (``packages``: the Debian
+    package names, e.g. ``"r-cran-rocr"``) so that the comparison runs there.
+    """
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"Rscript not found: CI must compare with R (apt-get install {packages})")
+        pytest.skip(f"Rscript not found (apt-get install r-base-core {packages})")
+    data_file = tmp_path / "data.csv"
+    data_file.write_text(data)
+    script_file = tmp_path / "script.R"
+    script_file.write_text(script)
+    done = subprocess.run(
+        [rscript, str(script_file), str(data_file)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -36,6 +36,7 @@ def test_all_lists_every_public_attribute():
 #: ROC inference (issue 27 item 2): DeLong's interval and paired test, McClish's partial AUC.
 ROC_INFERENCE_NAMES = {
     "roc_auc_delong",
+    "roc_auc_delong_from_counts",
     "delong_test",
     "partial_roc_auc",
     "DeLongAUC",
@@ -142,9 +143,14 @@ def test_compat_subpackage_surface():
         "TOOLS",
         "ToolComparison",
         "ToolConvention",
+        "ToolCurve",
         "ToolValue",
         "auc_pr",
+        "auc_pr_from_counts",
         "compare_tools",
+        "compare_tools_from_counts",
+        "pr_curve",
+        "pr_curve_from_counts",
     }
     for name in compat.__all__:
         if name != "TOOLS":

@@ -115,6 +115,7 @@ __all__ = [
     "recall_at_k",
     "recall_gain",
     "roc_auc_delong",
+    "roc_auc_delong_from_counts",
     "roc_curve",
     "roc_to_pr",
     "roc_to_prg",

@@ -46,6 +46,7 @@ from ._inference._delong import (
     DeLongTest,
     delong_test,
     roc_auc_delong,
+    roc_auc_delong_from_counts,
 )
 from ._inference._operating_ci import operating_point
 from ._inference._planning import APHalfWidth, APPrecisionPlan, ap_half_width, plan_ap_precision

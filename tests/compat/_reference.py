@@ -25,6 +25,12 @@ def _trapezoid(xs, ys) -> float:
 def spark(y, s, w=None, num_bins=0) -> float:
     """apache/spark BinaryClassificationMetrics.scala (cumulativeCounts, pr) +
     AreaUnderCurve.scala (of): one partition."""
+    curve = spark_curve(y, s, w, num_bins)
+    return _trapezoid([c[0] for c in curve], [c[1] for c in curve])
+
+
+def spark_curve(y, s, w=None, num_bins=0) -> list[tuple[float, float]]:
+    """Spark's ``pr()``: (recall, precision) points, the (0, first precision) start first."""
     w = np.ones(len(y)) if w is None else w
     bins: dict[float, list[float]] = {}
     for label, score, weight in zip(y, s, w, strict=True):
@@ -51,22 +57,14 @@ def spark(y, s, w=None, num_bins=0) -> float:
         precision = 1.0 if tp + fp == 0 else tp / (tp + fp)
         curve.append((tp / total_pos, precision))
     curve.insert(0, (0.0, curve[0][1]))
-    return _trapezoid([c[0] for c in curve], [c[1] for c in curve])
+    return curve
 
 
 def keras(y, s, w=None, num_thresholds=200) -> float:
     """keras-team/keras confusion_metrics.py AUC (thresholds, interpolate_pr_auc) with the
     general ``pred > threshold`` comparison of metrics_utils.update_confusion_matrix_variables."""
-    eps = 1e-7
     t = num_thresholds
-    thresholds = [0.0 - eps] + [(i + 1) / (t - 1) for i in range(t - 2)] + [1.0 + eps]
-    w = np.ones(len(y)) if w is None else w
-    pred = [min(max(float(np.float32(v)), 0.0), 1.0) for v in s]
-    tps, fps, fns = [], [], []
-    for th in thresholds:
-        tps.append(sum(wi for yi, p, wi in zip(y, pred, w, strict=True) if yi and p > th))
-        fps.append(sum(wi for yi, p, wi in zip(y, pred, w, strict=True) if not yi and p > th))
-        fns.append(sum(wi for yi, p, wi in zip(y, pred, w, strict=True) if yi and not p > th))
+    tps, fps, fns = keras_counts(y, s, w, num_thresholds)
     total = 0.0
     for i in range(t - 1):
         dtp = tps[i] - tps[i + 1]
@@ -78,6 +76,21 @@ def keras(y, s, w=None, num_thresholds=200) -> float:
         denominator = tps[i + 1] + fns[i + 1]
         total += slope * (dtp + intercept * math.log(ratio)) / denominator
     return total
+
+
+def keras_counts(y, s, w=None, num_thresholds=200):
+    """The true/false positives and false negatives at Keras's thresholds (increasing)."""
+    t = num_thresholds
+    eps = 1e-7
+    thresholds = [0.0 - eps] + [(i + 1) / (t - 1) for i in range(t - 2)] + [1.0 + eps]
+    w = np.ones(len(y)) if w is None else w
+    pred = [min(max(float(np.float32(v)), 0.0), 1.0) for v in s]
+    tps, fps, fns = [], [], []
+    for th in thresholds:
+        tps.append(sum(wi for yi, p, wi in zip(y, pred, w, strict=True) if yi and p > th))
+        fps.append(sum(wi for yi, p, wi in zip(y, pred, w, strict=True) if not yi and p > th))
+        fns.append(sum(wi for yi, p, wi in zip(y, pred, w, strict=True) if yi and not p > th))
+    return tps, fps, fns
 
 
 def _sigmoid_if_needed(s):
@@ -93,6 +106,13 @@ def torchmetrics(y, s, thresholds=None) -> float:
     """Lightning-AI/torchmetrics precision_recall_curve.py (_binary_clf_curve, the binned
     confusion matrices, _binary_precision_recall_curve_compute) + average_precision.py
     (_binary_average_precision_compute)."""
+    precision, recall = torchmetrics_curve(y, s, thresholds)
+    return -sum((recall[i + 1] - recall[i]) * precision[i] for i in range(len(recall) - 1))
+
+
+def torchmetrics_curve(y, s, thresholds=None) -> tuple[list[float], list[float]]:
+    """torchmetrics's (precision, recall), thresholds increasing, the (1, 0) end point last
+    (empty bins' NaN precision already 0, as the average precision reads it)."""
     pred = _sigmoid_if_needed(s)
     if thresholds is None:
         order = sorted(range(len(pred)), key=lambda i: -pred[i])
@@ -115,7 +135,7 @@ def torchmetrics(y, s, thresholds=None) -> float:
             precision.append(0.0 if tp + fp == 0 else tp / (tp + fp))  # NaN -> 0
             recall.append(tp / n_pos)
         precision, recall = [*precision, 1.0], [*recall, 0.0]
-    return -sum((recall[i + 1] - recall[i]) * precision[i] for i in range(len(recall) - 1))
+    return precision, recall
 
 
 def precrec(y, s, x_bins=1000) -> float:
@@ -233,6 +253,11 @@ def prroc(y, s, w=None) -> tuple[float, float]:
 
 def rocr(y, s) -> float:
     """ipa-tys/ROCR R/performance_measures.R .performance.aucpr, with R's append(after = i)."""
+    return _trapezoid(*rocr_curve(y, s))
+
+
+def rocr_curve(y, s) -> tuple[list[float], list[float]]:
+    """The (recall, precision) vectors of ROCR's aucpr, in ROCR's order."""
     pts = [(0.0, 0.0), *_distinct_counts(y, s)]
     n_pos = pts[-1][0]
     fewest: dict[float, float] = {}
@@ -248,16 +273,21 @@ def rocr(y, s) -> float:
             xs = range(1, int(tp[i + 1] - tp[i]) + 1)
             rec[i + 1 : i + 1] = [(x + tp[i]) / n_pos for x in xs]
             prec[i + 1 : i + 1] = [(x + tp[i]) / (tp[i] + fp[i] + x + skew * x) for x in xs]
-    return _trapezoid(rec, prec)
+    return rec, prec
 
 
 def yardstick(y, s, w=None) -> float:
     """tidymodels/yardstick probcurve-pr_curve.R pr_curve_binary + prob-helpers.R auc."""
+    return _trapezoid(*yardstick_curve(y, s, w))
+
+
+def yardstick_curve(y, s, w=None) -> tuple[list[float], list[float]]:
+    """yardstick's pr_curve: (recall, precision), (0, 1) first."""
     pts = _distinct_counts(y, s, w)
     total = pts[-1][0]
     rec = [0.0] + [tp / total for tp, _ in pts]
     prec = [1.0] + [tp / (tp + fp) for tp, fp in pts]
-    return _trapezoid(rec, prec)
+    return rec, prec
 
 
 def auc_jar(y, s) -> float:

@@ -15,8 +15,10 @@ from prcurve import (
     DegenerateVarianceWarning,
     DeLongAUC,
     DeLongTest,
+    binary_counts,
     delong_test,
     roc_auc_delong,
+    roc_auc_delong_from_counts,
 )
 
 from ..conftest import make_problem
@@ -52,6 +54,38 @@ def test_interval_equals_brute_force(rng, ties, prevalence):
     assert (res.n_pos, res.n_neg) == (int(y.sum()), int((~y).sum()))
 
 
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("prevalence", [0.05, 0.5])
+def test_from_counts_equals_the_row_form(rng, ties, prevalence):
+    """The variance depends only on the counts per distinct score: every engine can give it."""
+    y, s, _ = make_problem(rng, n=500, prevalence=prevalence, ties=ties)
+    rows = roc_auc_delong(y, s, level=0.9)
+    counts = roc_auc_delong_from_counts(binary_counts(y, s), level=0.9)
+    assert counts.auc == pytest.approx(rows.auc, abs=1e-12)
+    assert counts.variance == pytest.approx(rows.variance, abs=1e-12)
+    assert (counts.ci.low, counts.ci.high) == pytest.approx((rows.ci.low, rows.ci.high), abs=1e-12)
+    assert (counts.n_pos, counts.n_neg) == (rows.n_pos, rows.n_neg)
+    auc, var = _brute_variance(y, s)
+    assert (counts.auc, counts.variance) == pytest.approx((auc, var), abs=1e-12)
+
+
+def test_from_counts_refusals_and_warning():
+    y = np.array([1, 0, 1, 0, 1])
+    s = np.array([0.9, 0.1, 0.8, 0.3, 0.7])
+    with pytest.raises(TypeError, match=r"counts: expected a prcurve\.BinaryCounts .* got tuple"):
+        roc_auc_delong_from_counts((y, s))
+    weighted = binary_counts(y, s, sample_weight=np.full(5, 2.0))
+    with pytest.raises(ValueError, match=r"counts: expected unweighted counts .* got weighted"):
+        roc_auc_delong_from_counts(weighted)
+    with pytest.raises(ValueError, match=r"counts: .* at least 2 positives and 2 negatives, got 1"):
+        roc_auc_delong_from_counts(binary_counts([1, 0, 0], [0.2, 0.1, 0.3]))
+    with pytest.raises(ValueError, match=r"level: "):
+        roc_auc_delong_from_counts(binary_counts(y, s), level=1.5)
+    with pytest.warns(DegenerateVarianceWarning, match="variance of the AUC is 0") as caught:
+        roc_auc_delong_from_counts(binary_counts(y, s))
+    assert caught[0].filename == __file__
+
+
 def test_interval_is_clipped_to_the_unit_interval():
     y = np.array([0, 0, 0, 1, 1, 1, 0, 1])
     s = np.array([0.1, 0.2, 0.3, 0.9, 0.8, 0.7, 0.75, 0.6])
@@ -73,8 +107,9 @@ def test_pos_label_and_label_encodings():
 
 
 def test_perfect_separation_warns_and_gives_a_zero_width_interval():
-    with pytest.warns(DegenerateVarianceWarning, match="variance of the AUC is 0"):
+    with pytest.warns(DegenerateVarianceWarning, match="variance of the AUC is 0") as caught:
         res = roc_auc_delong([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])
+    assert caught[0].filename == __file__  # stacklevel: the caller's line
     assert (res.auc, res.standard_error, res.ci.low, res.ci.high) == (1.0, 0.0, 1.0, 1.0)
 
 

@@ -5,14 +5,12 @@ Without Rscript the test is skipped, except in CI (env var ``CI`` set), where it
 the comparison must run there (``.ci/run`` installs R and pROC).
 """
 
-import os
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
 
 from prcurve import delong_test, partial_roc_auc, roc_auc_delong
+
+from ..conftest import run_rscript
 
 R_SCRIPT = r"""
 suppressPackageStartupMessages(library(pROC))
@@ -39,29 +37,11 @@ out("pauc_raw_10_30", auc(ra, partial.auc = c(0.9, 0.7), partial.auc.focus = "sp
 """
 
 
-def _rscript() -> str:
-    path = shutil.which("Rscript")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(
-                "Rscript not found: CI must compare with pROC (apt-get install r-cran-proc)"
-            )
-        pytest.skip("Rscript not found (apt-get install r-base-core r-cran-proc)")
-    return path
-
-
 def _proc(tmp_path, y, a, b) -> dict[str, np.ndarray]:
-    data = tmp_path / "data.csv"
     rows = "\n".join(f"{int(t)},{float(x)!r},{float(z)!r}" for t, x, z in zip(y, a, b, strict=True))
-    data.write_text("y,a,b\n" + rows + "\n")
-    script = tmp_path / "proc.R"
-    script.write_text(R_SCRIPT)
-    done = subprocess.run(
-        [_rscript(), str(script), str(data)], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
+    out = run_rscript(tmp_path, R_SCRIPT, "y,a,b\n" + rows + "\n", packages="r-cran-proc")
     values = {}
-    for line in done.stdout.splitlines():
+    for line in out.splitlines():
         name, *numbers = line.split()
         values[name] = np.array([float(v) for v in numbers])
     return values

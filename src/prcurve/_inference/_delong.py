@@ -53,6 +53,7 @@ __all__ = [
     "group_placements",
     "instance_groups",
     "roc_auc_delong",
+    "roc_auc_delong_from_counts",
 ]
 
 #: Alternative hypotheses of :func:`delong_test` (about ``AUC_a − AUC_b``).
@@ -181,13 +182,13 @@ def _variance(counts: BinaryCounts) -> tuple[float, float]:
     return auc, s10 / n_pos + s01 / n_neg
 
 
-def _warn_degenerate(what: str) -> None:
+def _warn_degenerate(what: str, stacklevel: int = 3) -> None:
     import warnings
 
     warnings.warn(
         f"DeLong's variance of {what} is 0 on these data; the interval has zero width",
         DegenerateVarianceWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
 
 
@@ -229,12 +230,56 @@ def roc_auc_delong(
     level = check_level(level)
     _refuse_weights(sample_weight)
     y, s, _ = check_binary_problem(y_true, y_score, None, pos_label)
-    n_pos = int(np.count_nonzero(y))
-    n_neg = int(y.shape[0]) - n_pos
+    return _delong_auc(count_sorted(y, s), level)
+
+
+def roc_auc_delong_from_counts(counts: BinaryCounts, *, level: float = 0.95) -> DeLongAUC:
+    """:func:`roc_auc_delong` from the engine's sorted counts (any engine: memory, Dask, Spark).
+
+    DeLong's variance depends only on the number of positives and negatives at each distinct
+    score (every instance of a tie group has the same placement), so the counts suffice and
+    this equals :func:`roc_auc_delong` on the rows they were made from.
+
+    Parameters
+    ----------
+    counts : BinaryCounts
+        Unweighted counts (:func:`prcurve.binary_counts` without weights), at least 2 positives
+        and 2 negatives.
+    level : float, default 0.95
+
+    Examples
+    --------
+    >>> from prcurve import binary_counts, roc_auc_delong_from_counts
+    >>> counts = binary_counts([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.3])
+    >>> round(roc_auc_delong_from_counts(counts).standard_error, 4)
+    0.2485
+    """
+    level = check_level(level)
+    if not isinstance(counts, BinaryCounts):
+        raise TypeError(
+            f"counts: expected a prcurve.BinaryCounts (from prcurve.binary_counts or an "
+            f"engine), got {type(counts).__name__}"
+        )
+    if counts.weighted:
+        raise ValueError(
+            "counts: expected unweighted counts (DeLong's variance is defined for unweighted "
+            "instances), got weighted counts"
+        )
+    if counts.n_pos < 2 or counts.n_neg < 2:
+        raise ValueError(
+            f"counts: DeLong's variance needs at least 2 positives and 2 negatives, got "
+            f"{counts.n_pos} positive(s) and {counts.n_neg} negative(s)"
+        )
+    return _delong_auc(counts, level)
+
+
+def _delong_auc(counts: BinaryCounts, level: float) -> DeLongAUC:
+    """The AUC, its DeLong variance and interval from unweighted counts."""
+    n_pos, n_neg = int(counts.n_pos), int(counts.n_neg)
     require_class_sizes(n_pos, n_neg, min_pos=2, min_neg=2, what="DeLong's variance")
-    auc, var = _variance(count_sorted(y, s))
+    auc, var = _variance(counts)
     if var <= 0:
-        _warn_degenerate("the AUC")
+        _warn_degenerate("the AUC", stacklevel=4)
     se = math.sqrt(max(var, 0.0))
     z = float(ndtri(0.5 + level / 2))
     ci = ConfidenceInterval(max(auc - z * se, 0.0), min(auc + z * se, 1.0), level)

@@ -19,7 +19,7 @@ from ._interpolated import auc_jar_area, precrec_area, prroc_dg_area
 from ._rocr import rocr_area
 from ._tools import TOOLS
 
-__all__ = ["auc_pr", "tool_area"]
+__all__ = ["auc_pr", "auc_pr_from_counts", "check_counts", "prepare", "tool_area"]
 
 
 def _count(name: str, value: Any, *, low: int) -> int:
@@ -90,6 +90,52 @@ def check_tool(tool: Any) -> str:
     return tool
 
 
+def check_counts(counts: Any) -> BinaryCounts:
+    """``counts`` is the engine's count table with both classes present."""
+    if not isinstance(counts, BinaryCounts):
+        raise TypeError(
+            f"counts: expected a prcurve.BinaryCounts (from prcurve.binary_counts or an "
+            f"engine), got {type(counts).__name__}"
+        )
+    if not (counts.n_pos > 0 and counts.n_neg > 0) or counts.tp.shape[0] == 0:
+        raise ValueError(
+            f"counts: expected positives and negatives, got n_pos={counts.n_pos!r}, "
+            f"n_neg={counts.n_neg!r}"
+        )
+    return counts
+
+
+def prepare(tool: Any, tool_options: dict[str, Any], weighted: bool) -> tuple[str, dict]:
+    """The checked tool name and options; a tool that takes no weights refuses weighted data."""
+    tool = check_tool(tool)
+    options = _options(tool, tool_options)
+    if weighted and not TOOLS[tool].weights:
+        raise ValueError(
+            f"sample_weight: {TOOLS[tool].tool} takes no sample weights, so {tool!r} cannot "
+            f"reproduce it with weights; expected None, got weights"
+        )
+    return tool, options
+
+
+def auc_pr_from_counts(counts: BinaryCounts, *, tool: str, **tool_options: Any) -> float:
+    """:func:`auc_pr` from the engine's sorted counts (any engine: memory, Dask, Spark).
+
+    Every convention reads only the count table, so this equals :func:`auc_pr` on the rows the
+    counts were made from.  Weighted (or soft-label) counts are refused by the tools that take
+    no weights, as :func:`auc_pr` refuses ``sample_weight``.
+
+    Examples
+    --------
+    >>> from prcurve import binary_counts, compat
+    >>> counts = binary_counts([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.7, 0.7, 0.1])
+    >>> round(compat.auc_pr_from_counts(counts, tool="spark"), 4)
+    0.7
+    """
+    counts = check_counts(counts)
+    tool, options = prepare(tool, tool_options, counts.weighted)
+    return tool_area(counts, tool, options)
+
+
 def auc_pr(
     y_true: Any,
     y_score: Any,
@@ -132,12 +178,6 @@ def auc_pr(
     >>> round(compat.auc_pr(y, s, tool="sklearn"), 4), round(compat.auc_pr(y, s, tool="spark"), 4)
     (0.7333, 0.7)
     """
-    tool = check_tool(tool)
-    options = _options(tool, tool_options)
-    if sample_weight is not None and not TOOLS[tool].weights:
-        raise ValueError(
-            f"sample_weight: {TOOLS[tool].tool} takes no sample weights, so {tool!r} cannot "
-            f"reproduce it with weights; expected None, got weights"
-        )
+    tool, options = prepare(tool, tool_options, sample_weight is not None)
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     return tool_area(counts, tool, options)

@@ -38,11 +38,19 @@ from .._core._area import area_from_counts
 from .._core._counts import BinaryCounts
 from .._core._interpolation import dg_segment_areas
 
-__all__ = ["keras_area", "spark_area", "torchmetrics_area"]
+__all__ = [
+    "keras_area",
+    "keras_counts",
+    "spark_area",
+    "spark_counts",
+    "torch_binned_counts",
+    "torch_exact_counts",
+    "torchmetrics_area",
+]
 
 
-def spark_area(counts: BinaryCounts, *, num_bins: int) -> float:
-    """Spark's ``areaUnderPR``: trapezoid from ``(0, first precision)`` over the (binned) points."""
+def spark_counts(counts: BinaryCounts, *, num_bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Spark's points: the cumulative counts at the end of each chunk of distinct scores."""
     tp, fp = counts.tp, counts.fp
     k = tp.shape[0]
     grouping = k // num_bins if num_bins > 0 else 0
@@ -52,6 +60,12 @@ def spark_area(counts: BinaryCounts, *, num_bins: int) -> float:
         if ends[-1] != k - 1:
             ends = np.append(ends, k - 1)
         tp, fp = tp[ends], fp[ends]
+    return tp, fp
+
+
+def spark_area(counts: BinaryCounts, *, num_bins: int) -> float:
+    """Spark's ``areaUnderPR``: trapezoid from ``(0, first precision)`` over the (binned) points."""
+    tp, fp = spark_counts(counts, num_bins=num_bins)
     recall = np.concatenate([[0.0], tp / counts.n_pos])
     precision = tp / np.add(tp, fp, dtype=np.float64)
     precision = np.concatenate([precision[:1], precision])
@@ -68,8 +82,8 @@ def _bin_masses(counts: BinaryCounts, bins: np.ndarray, n_bins: int):
     )
 
 
-def keras_area(counts: BinaryCounts, *, num_thresholds: int) -> float:
-    """Keras ``AUC(curve="PR")``: the Davis–Goadrich area through ``num_thresholds`` bins."""
+def keras_counts(counts: BinaryCounts, *, num_thresholds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Keras's counts at its thresholds ``j = 0 … T−1`` (increasing: counts decreasing)."""
     t = num_thresholds
     s32 = np.clip(counts.thresholds.astype(np.float32), np.float32(0), np.float32(1))
     bucket = np.ceil(s32 * np.float32(t - 1)) - np.float32(1)
@@ -78,6 +92,12 @@ def keras_area(counts: BinaryCounts, *, num_thresholds: int) -> float:
     # counts at threshold j: every bucket >= j (cumulative from the top threshold down)
     tp = np.cumsum(pos[::-1])[::-1]
     fp = np.cumsum(neg[::-1])[::-1]
+    return tp, fp
+
+
+def keras_area(counts: BinaryCounts, *, num_thresholds: int) -> float:
+    """Keras ``AUC(curve="PR")``: the Davis–Goadrich area through ``num_thresholds`` bins."""
+    tp, fp = keras_counts(counts, num_thresholds=num_thresholds)
     # consecutive thresholds j+1 (fewer predicted) -> j; threshold T-1 (1+ε) admits nothing
     areas = dg_segment_areas(tp[1:], fp[1:], tp[:-1], fp[:-1])
     return float(np.sum(areas) / counts.n_pos)
@@ -102,12 +122,14 @@ def _merge_equal(values: np.ndarray, counts: BinaryCounts) -> tuple[np.ndarray, 
     return counts.tp[last], counts.fp[last]
 
 
-def torchmetrics_area(counts: BinaryCounts, *, thresholds) -> float:
-    """torchmetrics ``BinaryAveragePrecision``: exact (``thresholds=None``) or binned."""
+def torch_exact_counts(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
+    """torchmetrics's exact points: the counts at the distinct (sigmoid-normalised) scores."""
+    return _merge_equal(_torch_scores(counts.thresholds), counts)
+
+
+def torch_binned_counts(counts: BinaryCounts, *, thresholds) -> tuple[np.ndarray, np.ndarray]:
+    """torchmetrics's binned counts at its thresholds, in increasing order (counts decreasing)."""
     s = _torch_scores(counts.thresholds)
-    if thresholds is None:
-        tp, fp = _merge_equal(s, counts)
-        return area_from_counts(tp, fp, counts.n_pos, "average_precision")
     grid = (
         np.linspace(0, 1, thresholds, dtype=np.float32)
         if isinstance(thresholds, int | np.integer)
@@ -117,7 +139,15 @@ def torchmetrics_area(counts: BinaryCounts, *, thresholds) -> float:
     admitted = np.searchsorted(-s.astype(np.float64), -grid, side="right")
     cum_tp = np.concatenate([[0], counts.tp]).astype(np.float64)
     cum_fp = np.concatenate([[0], counts.fp]).astype(np.float64)
-    tp, fp = cum_tp[admitted], cum_fp[admitted]
+    return cum_tp[admitted], cum_fp[admitted]
+
+
+def torchmetrics_area(counts: BinaryCounts, *, thresholds) -> float:
+    """torchmetrics ``BinaryAveragePrecision``: exact (``thresholds=None``) or binned."""
+    if thresholds is None:
+        tp, fp = torch_exact_counts(counts)
+        return area_from_counts(tp, fp, counts.n_pos, "average_precision")
+    tp, fp = torch_binned_counts(counts, thresholds=thresholds)
     total = tp + fp
     precision = np.divide(tp, total, out=np.zeros_like(tp), where=total > 0)
     recall = np.append(tp / counts.n_pos, 0.0)

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._core._area import area_from_counts
-from .._core._counts import binary_counts
+from .._core._counts import BinaryCounts, binary_counts
 from .._core._results import compact_repr
-from ._auc import _options, tool_area
+from ._auc import _options, check_counts, tool_area
 from ._tools import TOOLS
 
-__all__ = ["ToolComparison", "ToolValue", "compare_tools"]
+__all__ = ["ToolComparison", "ToolValue", "compare_tools", "compare_tools_from_counts"]
 
 
 @compact_repr
@@ -115,11 +115,32 @@ def compare_tools(
     True
     """
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return _compare(counts, weighted=sample_weight is not None)
+
+
+def compare_tools_from_counts(counts: BinaryCounts) -> ToolComparison:
+    """:func:`compare_tools` from the engine's sorted counts (any engine: memory, Dask, Spark).
+
+    Weighted (or soft-label) counts get no value from the tools that take no weights, as
+    :func:`compare_tools` with ``sample_weight``.
+
+    Examples
+    --------
+    >>> from prcurve import binary_counts, compat
+    >>> counts = binary_counts([1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.7, 0.7, 0.1])
+    >>> round(compat.compare_tools_from_counts(counts).value("spark"), 4)
+    0.7
+    """
+    counts = check_counts(counts)
+    return _compare(counts, weighted=counts.weighted)
+
+
+def _compare(counts: BinaryCounts, *, weighted: bool) -> ToolComparison:
     ap = area_from_counts(counts.tp, counts.fp, counts.n_pos, "average_precision")
     dg = area_from_counts(counts.tp, counts.fp, counts.n_pos, "davis_goadrich")
     rows = []
     for name, entry in TOOLS.items():
-        if sample_weight is not None and not entry.weights:
+        if weighted and not entry.weights:
             rows.append(ToolValue(name, None, None, None, f"{entry.tool} takes no sample weights"))
             continue
         value = tool_area(counts, name, _options(name, {}))

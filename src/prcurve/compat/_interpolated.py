@@ -29,7 +29,7 @@ import numpy as np
 
 from .._core._counts import BinaryCounts
 
-__all__ = ["auc_jar_area", "precrec_area", "prroc_dg_area"]
+__all__ = ["auc_jar_area", "precrec_area", "precrec_points", "prroc_dg_area"]
 
 
 def _dg_step_trapezoids(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
@@ -98,8 +98,9 @@ def _instance_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
     return itp, ifp
 
 
-def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
-    """precrec's AUC of the precision-recall curve."""
+def precrec_points(counts: BinaryCounts, *, x_bins: int) -> tuple[np.ndarray, ...]:
+    """precrec's PRC points, in order: recall, precision, TP and FP of each (grid points carry
+    the Davis–Goadrich counts ``TP_A + x``, ``FP_A + skew·x``)."""
     n_pos = float(counts.n_pos)
     tp, fp = _instance_points(counts)
     prec = np.empty_like(tp)
@@ -122,10 +123,16 @@ def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
     g_prec = np.where(prec[seg] == prec[seg - 1], prec[seg], (a + x) / (a + x + f + skew * x))
     # merge: point 0, then for each segment its grid points and its end point
     at = np.arange(rec.shape[0]) + np.concatenate([[0], np.cumsum(n_grid)])
-    out_rec = np.empty(rec.shape[0] + seg.shape[0])
-    out_prec = np.empty_like(out_rec)
-    is_point = np.zeros(out_rec.shape[0], dtype=bool)
+    size = rec.shape[0] + seg.shape[0]
+    out = np.empty((4, size))
+    is_point = np.zeros(size, dtype=bool)
     is_point[at] = True
-    out_rec[at], out_prec[at] = rec, prec
-    out_rec[~is_point], out_prec[~is_point] = g, g_prec
-    return float(np.sum(np.diff(out_rec) * (out_prec[1:] + out_prec[:-1])) / 2)
+    out[:, at] = rec, prec, tp, fp
+    out[:, ~is_point] = g, g_prec, a + x, f + skew * x
+    return out[0], out[1], out[2], out[3]
+
+
+def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
+    """precrec's AUC of the precision-recall curve: the trapezoid rule over its points."""
+    rec, prec, _, _ = precrec_points(counts, x_bins=x_bins)
+    return float(np.sum(np.diff(rec) * (prec[1:] + prec[:-1])) / 2)

@@ -22,55 +22,62 @@ import numpy as np
 
 from .._core._counts import BinaryCounts
 
-__all__ = ["rocr_area"]
+__all__ = ["rocr_area", "rocr_points"]
 
 
-def _replay(
-    rec: np.ndarray, prec: np.ndarray, blocks: list[tuple[int, np.ndarray, np.ndarray]]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The vectors after ROCR's insertions (``blocks``: (step i, recalls, precisions), i
-    increasing, 0-based: inserted after entry i of the current vectors)."""
-    done_r, done_p = [rec[:1]], [prec[:1]]
-    stack = [(rec[1:], prec[1:])]  # entries not yet final, front of the list = bottom
+def _replay(points: np.ndarray, blocks: list[tuple[int, np.ndarray]]) -> np.ndarray:
+    """The point rows after ROCR's insertions (``blocks``: (step i, rows), i increasing,
+    0-based: inserted after entry i of the current vectors)."""
+    done = [points[:1]]
+    stack = [points[1:]]  # entries not yet final, front of the list = bottom
     fixed = 0  # steps whose front entry is final
 
     def fix(count: int) -> None:
         while count and stack:
-            r, p = stack[-1]
-            take = min(count, r.shape[0])
-            done_r.append(r[:take])
-            done_p.append(p[:take])
+            rows = stack[-1]
+            take = min(count, rows.shape[0])
+            done.append(rows[:take])
             count -= take
-            if take == r.shape[0]:
+            if take == rows.shape[0]:
                 stack.pop()
             else:
-                stack[-1] = (r[take:], p[take:])
+                stack[-1] = rows[take:]
 
-    for step, r, p in blocks:
+    for step, rows in blocks:
         fix(step - fixed)
         fixed = step
-        stack.append((r, p))
-    for r, p in reversed(stack):
-        done_r.append(r)
-        done_p.append(p)
-    return np.concatenate(done_r), np.concatenate(done_p)
+        stack.append(rows)
+    done.extend(reversed(stack))
+    return np.concatenate(done)
 
 
-def rocr_area(counts: BinaryCounts) -> float:
-    """ROCR's area under the precision/recall curve."""
+def rocr_points(counts: BinaryCounts) -> tuple[np.ndarray, ...]:
+    """The points of ROCR's ``aucpr`` in ROCR's order: recall, precision, TP and FP."""
     tp = np.concatenate([[0.0], counts.tp.astype(np.float64)])
     fp = np.concatenate([[0.0], counts.fp.astype(np.float64)])
     first = np.ones(tp.shape[0], dtype=bool)  # the fewest-FP point of each TP level
     first[1:] = tp[1:] != tp[:-1]
     tp, fp = tp[first], fp[first]
     prec = np.divide(tp, tp + fp, out=np.ones_like(tp), where=tp + fp > 0)
-    rec = tp / counts.n_pos
+    points = np.column_stack([tp / counts.n_pos, prec, tp, fp])
     jumps = np.flatnonzero(np.diff(tp) > 2)
     blocks = []
     for i in jumps.tolist():
         x = np.arange(1.0, tp[i + 1] - tp[i] + 1)
         skew = (fp[i + 1] - fp[i]) / (tp[i + 1] - tp[i])
-        blocks.append((i, (x + tp[i]) / counts.n_pos, (x + tp[i]) / (tp[i] + fp[i] + x + skew * x)))
+        rows = np.column_stack([
+            (x + tp[i]) / counts.n_pos,
+            (x + tp[i]) / (tp[i] + fp[i] + x + skew * x),
+            x + tp[i],
+            fp[i] + skew * x,
+        ])  # fmt: skip
+        blocks.append((i, rows))
     if blocks:
-        rec, prec = _replay(rec, prec, blocks)
+        points = _replay(points, blocks)
+    return points[:, 0], points[:, 1], points[:, 2], points[:, 3]
+
+
+def rocr_area(counts: BinaryCounts) -> float:
+    """ROCR's area under the precision/recall curve."""
+    rec, prec, _, _ = rocr_points(counts)
     return float(np.sum(np.diff(rec) * (prec[1:] + prec[:-1])) / 2)

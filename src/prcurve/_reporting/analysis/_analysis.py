@@ -40,8 +40,10 @@ from ._intervals import (
     headline_interval,
 )
 from ._operating import deployment_comparisons
+from ._other_tools import exact_counts, other_tools
 from ._parallel import Results, Task, _run_tasks, available_cpus
 from ._results import Analysis, EngineFacts, InferenceStep, ScorerAnalysis
+from ._roc_delong import roc_delong
 from ._settings import Settings
 from ._sizing import WORK, Plan, plan, rescale_band, rescale_comparison, rescale_interval
 from ._steps import (
@@ -183,10 +185,15 @@ def analyse(
         problems, curves, settings, data_rows, progress
     )
     n_pos, n_neg = engine.rows_read
+    counts = {name: exact_counts(c["pr"]) for name, c in curves.items()}
+    delong = roc_delong(
+        counts, rows.y, rows.scores, level=settings.level, n=engine.n, weighted=engine.weighted
+    )
     return Analysis(
         settings, n_pos + n_neg, n_pos, n_neg, scorers, comparisons, notes,
         compare_timings, steps + at_pi_steps, at_pi, at_pi_notes,
         engine=EngineFacts(settings.engine, rows.n, engine_note(engine, rows.n, settings)),
+        other_tools=other_tools(counts), roc_delong=delong,
     )  # fmt: skip
 
 

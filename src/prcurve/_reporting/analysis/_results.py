@@ -17,6 +17,8 @@ from ..._inference._compare import ComparisonResult
 from ..._prg._curve import FBetaOptimum, PRGCurve
 from ._choice import ThresholdChoice, ViewBands, full_view
 from ._operating import OperatingAnalysis
+from ._other_tools import OtherTools
+from ._roc_delong import RocDeLong
 from ._settings import Settings
 from ._sizing import Plan
 
@@ -119,3 +121,6 @@ class Analysis:
     deployment_comparisons: list[tuple[str, str, ComparisonResult]] = field(default_factory=list)
     deployment_notes: list[str] = field(default_factory=list)
     engine: EngineFacts = field(default_factory=EngineFacts)
+    #: "What other tools would report" and DeLong's ROC inference, from the exact counts.
+    other_tools: OtherTools | None = None
+    roc_delong: RocDeLong | None = None

@@ -26,6 +26,8 @@ from ..analysis._analysis import (
 )
 from ..analysis._operating import OperatingAnalysis
 from ..render._chance import chance_entry
+from ..render._delong_html import roc_delong_entry
+from ..render._other_tools_html import other_tools_entry
 from ._choice_summary import choice_summary
 from ._names import scorer_files
 
@@ -164,6 +166,8 @@ def summary(analysis: Analysis) -> dict[str, Any]:
         for step in analysis.inference
     ]
     out["notes"] = list(analysis.notes)
+    out["other_tools"] = other_tools_entry(analysis)
+    out["roc_delong"] = roc_delong_entry(analysis)
     return out
 
 

@@ -14,9 +14,11 @@ from typing import Any
 
 from ..analysis._analysis import Analysis
 from ._choice_html import choice_html
+from ._delong_html import delong_tests_html, roc_auc_interval
 from ._figures import Figure, draw_figures, render_figures
 from ._files_note import files_note
 from ._operating_html import deployment_html, operating_html
+from ._other_tools_html import other_tools_html
 from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
 
 __all__ = ["Figure", "draw_figures", "render_figures", "render_html"]
@@ -173,6 +175,7 @@ def render_html(
         "DG area",
         "achievable DG area",
         "ROC AUC",
+        f"ROC AUC {level:.0%} CI (DeLong)",
         "AUPRG",
         "best F₁",
     ]
@@ -188,6 +191,7 @@ def render_html(
                 _fmt(s["auc_pr"]["davis_goadrich"]),
                 _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
                 _fmt(s["roc_auc"]),
+                roc_auc_interval(data, name),
                 _fmt(s["auprg"]),
                 _fmt(s["best_f1"]["f1"]),
             ]
@@ -206,6 +210,8 @@ def render_html(
         links.append('<a href="#choosing">choosing a threshold</a>')
     if data["comparisons"]:
         links.append('<a href="#comparisons">pairwise comparisons</a>')
+    if data.get("other_tools"):
+        links.append('<a href="#other-tools">what other tools would report</a>')
     links.append('<a href="#settings">settings</a>')
     parts.append(f'<p class="meta">Sections: {" · ".join(links)}</p>')
     parts.append(_img(figures[0]))
@@ -315,6 +321,8 @@ def render_html(
             )
         )
         parts.append(f'<p class="note">{BANDS_SEPARATE_NOTE}</p>')
+    parts.append(delong_tests_html(data))
+    parts.append(other_tools_html(data))
     if data["notes"]:
         parts.append("<h3>Notes</h3><ul>")
         parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])
