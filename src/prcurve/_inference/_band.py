@@ -225,14 +225,15 @@ def _smoothed_sup(
     """
     n = pos_law.n + neg_law.n
     sup = np.empty(n_resamples)
-    npos_all = np.empty(n_resamples, dtype=np.int64)
-    rows = max(1, -(-n_resamples // 10))  # ten progress reports
+    # blocks of at least 2**16 grid values (fewer NumPy calls), ten at most, two at least
+    rows = max(-(-n_resamples // 10), min(-(-n_resamples // 2), (1 << 16) // grid.shape[0]))
     done = 0
+    # labels from the instrumental law; a replicate needs both classes
+    # (exact draw conditioned on both classes: same law as redrawing, never spins)
+    npos_all = conditional_binomial(gen, n, p_tilde, n_resamples, min_each=1)
     while done < n_resamples:
         b = min(rows, n_resamples - done)
-        # labels from the instrumental law; a replicate needs both classes
-        # (exact draw conditioned on both classes: same law as redrawing, never spins)
-        npos = conditional_binomial(gen, n, p_tilde, b, min_each=1)
+        npos = npos_all[done : done + b]
         nneg = n - npos
         target = npos[:, None] * grid[None, :]
         rank = (npos[:, None] + 1 - strict_quantile_rank(npos, grid))[:, ::-1]  # ascending
@@ -248,7 +249,6 @@ def _smoothed_sup(
         above = np.cumsum(cut[:, :0:-1], axis=1)  # grid order (recall increasing)
         prs = target / (target + above)
         sup[done : done + b] = np.abs(prs - centre[None, :]).max(axis=1)
-        npos_all[done : done + b] = npos
         done += b
         if progress is not None:
             progress(done, n_resamples)

@@ -86,6 +86,7 @@ class KernelCDF:
     coef: np.ndarray | None  # shape (len(cells), TERMS)
     source_cells: np.ndarray | None  # occupied source cells, sorted
     source_cum: np.ndarray | None  # points in the source cells up to and including each
+    edges: tuple[np.ndarray, np.ndarray] | None = None  # n·G̃ at each target cell's ends
 
     @property
     def n(self) -> int:
@@ -121,12 +122,7 @@ class KernelCDF:
             sel = idx[i : i + step]
             cell = pos[sel]
             s = (flat[sel] - self._centre(self.cells[cell])) / self.h
-            c = self.coef[cell]
-            acc = c[:, -1].copy()
-            der = np.zeros(sel.shape[0])
-            for j in range(TERMS - 2, -1, -1):
-                der = der * s + acc
-                acc = acc * s + c[:, j]
+            acc, der = _horner(self.coef[cell], s)
             value[sel] = self.below[cell] + acc
             slope[sel] = der / self.h
         return value.reshape(z.shape), slope.reshape(z.shape)
@@ -160,10 +156,14 @@ class KernelCDF:
     def quantile(self, u: np.ndarray, *, tol: float = 1e-14) -> np.ndarray:
         """G̃⁻¹(u) for u in (0, 1): |G̃(z) − u| ≤ ``tol`` (+ the CDF's accuracy).
 
-        Safeguarded Newton steps (bisection whenever a step leaves the bracket) from the
-        sample quantile; the bracket [min x − 10h, max x + 10h] holds every root.
+        Safeguarded Newton steps (bisection whenever a step leaves the bracket).  Expanded
+        form: inside the target cell whose edge values bracket u, on its polynomial, from
+        the linear interpolation of the edges (a few steps).  Direct form: from the sample
+        quantile, in the bracket [min x − 10h, max x + 10h], which holds every root.
         """
         u = np.asarray(u, dtype=np.float64)
+        if self.coef is not None:
+            return self._quantile_cells(u.ravel(), tol).reshape(u.shape)
         flat = u.ravel()
         x, h, n = self.x, self.h, self.n
         target = flat * n
@@ -188,6 +188,49 @@ class KernelCDF:
             ok = np.isfinite(step) & (step > lo[todo]) & (step < hi[todo])
             z[todo] = np.where(ok, step, 0.5 * (lo[todo] + hi[todo]))
         return z.reshape(u.shape)
+
+    def _quantile_cells(self, u: np.ndarray, tol: float) -> np.ndarray:
+        assert self.coef is not None and self.cells is not None and self.below is not None
+        n = self.n
+        target = u * n
+        assert self.edges is not None
+        left, right = self.edges
+        cell = np.searchsorted(np.maximum.accumulate(left), target, side="right") - 1
+        cell = cell.clip(0, self.cells.shape[0] - 1)
+        lo_v, hi_v = left[cell], right[cell]
+        # beyond the cell's right edge lies a gap without data within 9h: G̃ is flat there (to
+        # 1e-19), so its edge is a root; likewise below the first cell
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = np.clip(-0.5 + (target - lo_v) / (hi_v - lo_v), -0.5, 0.5)
+        s = np.where(np.isfinite(s), s, 0.5)
+        lo, hi = np.full(u.shape, -0.5), np.full(u.shape, 0.5)
+        todo = np.flatnonzero((target > lo_v) & (target < hi_v))
+        coef, below = self.coef[cell[todo]], self.below[cell[todo]]
+        for _ in range(100):
+            value, der = _horner(coef, s[todo])
+            f = value + below - target[todo]
+            keep = (np.abs(f) > tol * n) & (hi[todo] - lo[todo] > 1e-15)
+            todo, f, der, coef, below = todo[keep], f[keep], der[keep], coef[keep], below[keep]
+            if todo.shape[0] == 0:
+                break
+            st = s[todo]
+            lo[todo] = np.where(f < 0, st, lo[todo])
+            hi[todo] = np.where(f > 0, st, hi[todo])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                step = st - f / der
+            ok = np.isfinite(step) & (step > lo[todo]) & (step < hi[todo])
+            s[todo] = np.where(ok, step, 0.5 * (lo[todo] + hi[todo]))
+        return self._centre(self.cells[cell]) + self.h * s
+
+
+def _horner(coef: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(Σⱼ coef[:, j] sʲ, its derivative in s)`` row by row."""
+    acc = coef[:, -1].copy()
+    der = np.zeros(s.shape[0])
+    for j in range(TERMS - 2, -1, -1):
+        der = der * s + acc
+        acc = acc * s + coef[:, j]
+    return acc, der
 
 
 def kernel_cdf(x: np.ndarray, h: float) -> KernelCDF:
@@ -229,4 +272,6 @@ def kernel_cdf(x: np.ndarray, h: float) -> KernelCDF:
         coef[tgt] += mixed.T * _INV_FACTORIAL
     # points in source cells more than WINDOW cells below each target cell
     below = np.r_[0, cum][np.searchsorted(src, cells - WINDOW, side="left")].astype(np.float64)
-    return KernelCDF(xs, h, origin, cells, below, coef, src, cum.astype(np.float64))
+    ones = np.ones(cells.shape[0])
+    edges = (below + _horner(coef, -0.5 * ones)[0], below + _horner(coef, 0.5 * ones)[0])
+    return KernelCDF(xs, h, origin, cells, below, coef, src, cum.astype(np.float64), edges)
