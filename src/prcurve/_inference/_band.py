@@ -386,6 +386,12 @@ def pr_confidence_band(
     2. A replicate of size n draws n₊* ~ Binomial(n, p̃) (conditioned on 1 ≤ n₊* ≤ n − 1, so
        that both classes are present), then n₊* scores from G̃ and n₋* = n − n₊* from H̃, each
        drawn as a data point resampled with replacement plus Gaussian noise (their Remark 4).
+       Only what PR* on the grid reads is drawn, in law equal to drawing every score: the
+       positives' order statistics of the ranks the grid needs (uniform order statistics from
+       Dirichlet spacings, mapped through G̃⁻¹) and the negatives' counts between them (one
+       multinomial with H̃'s masses), so a replicate costs O(num), not O(n log n); G̃, H̃ and
+       G̃⁻¹ are evaluated to within 1e-17 plus rounding (a cell-wise Taylor expansion of the
+       kernel sums).  At n = 10⁶ and 1,000 resamples the band takes about 1 s.
     3. PR*(β) = n₊*β / (n₊*β + N*(β)), with N*(β) the number of replicate negatives above the
        replicate quantile G*⁻¹(1 − β) (the ⌈n₊*(1 − β)⌉-th smallest positive); this is
        p*β / (p*β + (1 − p*)(1 − H*∘G*⁻¹(1 − β))) with p* = n₊*/n as in their step 3.  The
@@ -440,7 +446,7 @@ def pr_confidence_band(
     >>> band.recall.shape, band.band.low.shape
     ((200,), (200,))
     >>> bool(np.all(band.band.low <= band.estimate)), round(band.radius, 3)
-    (True, 0.298)
+    (True, 0.3)
     """
     level = check_level(level)
     method = check_choice(method, "method", BAND_METHODS)
