@@ -35,6 +35,7 @@ __all__ = [
     "functional_precision_sorted",
     "quantile_group",
     "row_searchsorted",
+    "strict_quantile_rank",
 ]
 
 _TOL = 1 + 8 * np.finfo(np.float64).eps
@@ -170,6 +171,17 @@ def functional_precision(
     return value[0] if one else value
 
 
+def strict_quantile_rank(n_pos: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    """``j = min(⌊n₊β⌋ + 1, n₊)``: Ĝ⁻¹(1 − β) is the j-th largest positive (module docstring).
+
+    Shape (len(n_pos), len(recall)); the rule of ``ties="strict"``, shared with the smoothed
+    bootstrap, which draws only these order statistics.
+    """
+    npos = np.asarray(n_pos)
+    target = npos[:, None] * np.asarray(recall, dtype=np.float64)[None, :]
+    return np.minimum(np.floor(target * _TOL).astype(np.intp) + 1, npos[:, None])
+
+
 def functional_precision_sorted(
     pos: np.ndarray,
     neg: np.ndarray,
@@ -200,7 +212,7 @@ def functional_precision_sorted(
     if ties == "interpolate":  # the ⌈n₊β⌉-th largest positive: left-continuous reading
         j = np.clip(np.ceil(target / _TOL).astype(np.intp), 1, npos[:, None])
     else:
-        j = np.minimum(np.floor(target * _TOL).astype(np.intp) + 1, npos[:, None])
+        j = strict_quantile_rank(npos, recall)
     z = np.take_along_axis(pos, npos[:, None] - j, axis=1)  # the j-th largest positive
     n_neg = np.count_nonzero(neg < np.inf, axis=1)[:, None]
     neg_gt = n_neg - row_searchsorted(neg, z, side="right")

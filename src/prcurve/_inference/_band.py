@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._batch import TIES, functional_precision, functional_precision_sorted
+from .._core._batch import TIES, functional_precision, strict_quantile_rank
 from .._core._binomial import conditional_binomial
 from .._core._partial import negative_factor
 from .._core._results import ConfidenceInterval, compact_repr
@@ -32,12 +32,12 @@ from ._common import (
     check_recall_range,
     check_resamples,
 )
-from ._kernel import silverman_bandwidth, smoothed_precision
+from ._kernel import silverman_bandwidth, smoothed_curve
+from ._kernel_cdf import KernelCDF, kernel_cdf
 from ._partial_ci import DeploymentPrevalence, check_deployment_prevalence
 from ._resample import (
     ProgressHook,
     SortedSample,
-    block_rows,
     bootstrap_curve_blocks,
     check_sampling,
     prepare,
@@ -198,9 +198,8 @@ def _class_bandwidths(
 
 
 def _smoothed_sup(
-    ps: np.ndarray,
-    ns: np.ndarray,
-    h: tuple[float, float],
+    pos_law: KernelCDF,
+    neg_law: KernelCDF,
     p_tilde: float,
     grid: np.ndarray,
     centre: np.ndarray,
@@ -208,42 +207,52 @@ def _smoothed_sup(
     gen: np.random.Generator,
     progress: ProgressHook | None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """sup |PR* − PR̂| and the label counts n₊* of smoothed importance-sampled replicates."""
-    n_p, n_n = ps.shape[0], ns.shape[0]
-    n = n_p + n_n
+    """sup |PR* − C| and the label counts n₊* of smoothed importance-sampled replicates.
+
+    A replicate is n₊* scores drawn from G̃ and n₋* from H̃ (Remark 4: a data point resampled
+    with replacement plus N(0, h²) noise).  PR* on the grid needs only the positives' order
+    statistics of ranks rₖ = n₊* + 1 − jₖ (jₖ from :func:`strict_quantile_rank`) and, for the
+    negatives, how many exceed each of them; so those are drawn directly, in law equal to
+    drawing every score and sorting (O(grid) work per replicate instead of O(n log n)):
+
+    * the uniform order statistics U₍ᵣ₁₎ ≤ … ≤ U₍ᵣₘ₎ of n₊* draws are the partial sums of a
+      Dirichlet(r₁, r₂ − r₁, …, n₊* + 1 − rₘ) vector (normalised Gamma variables), and the
+      positive order statistics are zₖ = G̃⁻¹(U₍ᵣₖ₎) (G̃ continuous and strictly increasing);
+    * given the zₖ, the counts of the n₋* negatives in the intervals they cut are multinomial
+      with the H̃-masses of the intervals (negatives are independent of positives).
+
+    With continuous draws there are no ties, so the strict reading is the estimator's.
+    """
+    n = pos_law.n + neg_law.n
     sup = np.empty(n_resamples)
-    npos_all = np.empty(n_resamples, dtype=np.int64)
-    rows = block_rows(n, n_resamples)
+    # blocks of at least 2**16 grid values (fewer NumPy calls), ten at most, two at least
+    rows = max(-(-n_resamples // 10), min(-(-n_resamples // 2), (1 << 16) // grid.shape[0]))
     done = 0
+    # labels from the instrumental law; a replicate needs both classes
+    # (exact draw conditioned on both classes: same law as redrawing, never spins)
+    npos_all = conditional_binomial(gen, n, p_tilde, n_resamples, min_each=1)
     while done < n_resamples:
         b = min(rows, n_resamples - done)
-        # labels from the instrumental law; a replicate needs both classes
-        # (exact draw conditioned on both classes: same law as redrawing, never spins)
-        npos = conditional_binomial(gen, n, p_tilde, b, min_each=1)
+        npos = npos_all[done : done + b]
         nneg = n - npos
-        # smoothed resampling (Remark 4): draw with replacement, add N(0, h²) noise
-        pos = _smoothed_draws(gen, ps, h[0], npos)
-        neg = _smoothed_draws(gen, ns, h[1], nneg)
-        # smoothed draws are continuous (no ties almost surely): both readings agree
-        prs = functional_precision_sorted(pos, neg, npos, grid, ties="strict")
+        target = npos[:, None] * grid[None, :]
+        rank = (npos[:, None] + 1 - strict_quantile_rank(npos, grid))[:, ::-1]  # ascending
+        shapes = np.diff(rank, prepend=0, append=(npos + 1)[:, None], axis=1)
+        spacing = gen.standard_gamma(shapes.astype(np.float64))
+        u = np.cumsum(spacing, axis=1)
+        u = u[:, :-1] / u[:, -1:]
+        z = pos_law.quantile(u)
+        below = np.maximum.accumulate(neg_law(z), axis=1)
+        mass = np.diff(below, prepend=0.0, append=1.0, axis=1)
+        cut = gen.multinomial(nneg, mass)
+        # negatives above zₖ: the counts of the intervals right of it
+        above = np.cumsum(cut[:, :0:-1], axis=1)  # grid order (recall increasing)
+        prs = target / (target + above)
         sup[done : done + b] = np.abs(prs - centre[None, :]).max(axis=1)
-        npos_all[done : done + b] = npos
         done += b
         if progress is not None:
             progress(done, n_resamples)
     return sup, npos_all
-
-
-def _smoothed_draws(
-    gen: np.random.Generator, x: np.ndarray, h: float, counts: np.ndarray
-) -> np.ndarray:
-    """Rows of ``counts[i]`` smoothed draws from ``x``, sorted, padded with +inf."""
-    width = int(counts.max())
-    vals = x[gen.integers(0, x.shape[0], size=(counts.shape[0], width))]
-    vals += h * gen.standard_normal(vals.shape)
-    vals[np.arange(width)[None, :] >= counts[:, None]] = np.inf
-    vals.sort(axis=1)
-    return vals
 
 
 def _naive_sup(
@@ -377,6 +386,12 @@ def pr_confidence_band(
     2. A replicate of size n draws n₊* ~ Binomial(n, p̃) (conditioned on 1 ≤ n₊* ≤ n − 1, so
        that both classes are present), then n₊* scores from G̃ and n₋* = n − n₊* from H̃, each
        drawn as a data point resampled with replacement plus Gaussian noise (their Remark 4).
+       Only what PR* on the grid reads is drawn, in law equal to drawing every score: the
+       positives' order statistics of the ranks the grid needs (uniform order statistics from
+       Dirichlet spacings, mapped through G̃⁻¹) and the negatives' counts between them (one
+       multinomial with H̃'s masses), so a replicate costs O(num), not O(n log n); G̃, H̃ and
+       G̃⁻¹ are evaluated to within 1e-17 plus rounding (a cell-wise Taylor expansion of the
+       kernel sums).  At n = 10⁶ and 1,000 resamples the band takes about 1 s.
     3. PR*(β) = n₊*β / (n₊*β + N*(β)), with N*(β) the number of replicate negatives above the
        replicate quantile G*⁻¹(1 − β) (the ⌈n₊*(1 − β)⌉-th smallest positive); this is
        p*β / (p*β + (1 − p*)(1 − H*∘G*⁻¹(1 − β))) with p* = n₊*/n as in their step 3.  The
@@ -431,7 +446,7 @@ def pr_confidence_band(
     >>> band.recall.shape, band.band.low.shape
     ((200,), (200,))
     >>> bool(np.all(band.band.low <= band.estimate)), round(band.radius, 3)
-    (True, 0.298)
+    (True, 0.3)
     """
     level = check_level(level)
     method = check_choice(method, "method", BAND_METHODS)
@@ -492,10 +507,9 @@ def pr_confidence_band(
         p_hat = n_p / n
         pt = p_hat if p_tilde is None else p_tilde
         used_center = center
-        ref = (
-            centre if center == "empirical" else smoothed_precision(ps, ns, h[0], h[1], p_hat, grid)
-        )
-        sup, npos = _smoothed_sup(ps, ns, h, pt, grid, ref, n_resamples, gen, progress)
+        pos_law, neg_law = kernel_cdf(ps, h[0]), kernel_cdf(ns, h[1])
+        ref = centre if center == "empirical" else smoothed_curve(pos_law, neg_law, p_hat, grid)
+        sup, npos = _smoothed_sup(pos_law, neg_law, pt, grid, ref, n_resamples, gen, progress)
         logw = npos * np.log(p_hat / pt) + (n - npos) * np.log((1 - p_hat) / (1 - pt))
         weights = np.exp(logw - logw.max())
         weights /= weights.sum()

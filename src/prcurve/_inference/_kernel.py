@@ -7,13 +7,12 @@ bootstrap of the confidence band (Clémençon & Vayatis 2009, section 2.3 and Re
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ndtr
 
-__all__ = ["gaussian_kde", "silverman_bandwidth", "smoothed_precision"]
+from ._kernel_cdf import KernelCDF, kernel_cdf
+
+__all__ = ["gaussian_kde", "silverman_bandwidth", "smoothed_curve", "smoothed_precision"]
 
 _SQRT_2PI = np.sqrt(2 * np.pi)
-#: From here on ``scipy.special.ndtr`` is exactly 1.0 in float64 (it is from 8.2924 on; tested).
-NDTR_ONE = 8.3
 
 
 def _weighted_quantile(x: np.ndarray, q: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -62,30 +61,6 @@ def gaussian_kde(
     return out / (bandwidth * _SQRT_2PI)
 
 
-def _kernel_sums(
-    x: np.ndarray, at: np.ndarray, h: float, density: bool = True
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(mean Φ((at − x)/h), mean φ((at − x)/h)/h)``: smoothed CDF and density at ``at``.
-
-    Evaluated in chunks of ``x`` (at most ~2 million kernel terms at once); the density is
-    skipped (zeros) when ``density`` is false.  Terms with ``u >= NDTR_ONE`` are set to 1.0
-    instead of evaluated (what ``ndtr`` returns there), so the sums are the same to the last
-    bit; on a band's negatives that is often half of the terms.
-    """
-    cdf = np.zeros(at.shape[0])
-    pdf = np.zeros(at.shape[0])
-    step = max(1, (1 << 21) // max(at.shape[0], 1))
-    for i in range(0, x.shape[0], step):
-        u = (at[:, None] - x[None, i : i + step]) / h
-        terms = np.ones(u.shape)
-        inside = u < NDTR_ONE
-        terms[inside] = ndtr(u[inside])
-        cdf += terms.sum(axis=1)
-        if density:
-            pdf += np.exp(-0.5 * u * u).sum(axis=1)
-    return cdf / x.shape[0], pdf / (x.shape[0] * h * _SQRT_2PI)
-
-
 def smoothed_precision(
     ps: np.ndarray,
     ns: np.ndarray,
@@ -96,25 +71,18 @@ def smoothed_precision(
 ) -> np.ndarray:
     """The PR curve of the kernel-smoothed class laws G̃, H̃ at prevalence ``prevalence``.
 
-    ``PR̃(β) = pβ / (pβ + (1 − p)(1 − H̃(G̃⁻¹(1 − β))))`` with G̃⁻¹ found by safeguarded Newton
-    steps (bisection whenever a step leaves the bracket).  ``recall`` in (0, 1).
+    ``PR̃(β) = pβ / (pβ + (1 − p)(1 − H̃(G̃⁻¹(1 − β))))``, with G̃⁻¹ and H̃ from
+    :func:`~prcurve._inference._kernel_cdf.kernel_cdf` (accurate to rounding).  ``recall`` in
+    (0, 1).
     """
-    target = 1.0 - recall
-    lo = np.full(recall.shape, ps.min() - 10 * h_pos)
-    hi = np.full(recall.shape, ps.max() + 10 * h_pos)
-    z = np.quantile(ps, target)
-    for _ in range(60):
-        g, dens = _kernel_sums(ps, z, h_pos)
-        f = g - target
-        done = np.abs(f) <= 1e-11
-        if done.all():
-            break
-        lo = np.where(f < 0, z, lo)
-        hi = np.where(f > 0, z, hi)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            step = z - f / dens
-        inside = np.isfinite(step) & (step >= lo) & (step <= hi)
-        z = np.where(done, z, np.where(inside, step, (lo + hi) / 2))
-    alpha = 1.0 - _kernel_sums(ns, z, h_neg, density=False)[0]
+    return smoothed_curve(kernel_cdf(ps, h_pos), kernel_cdf(ns, h_neg), prevalence, recall)
+
+
+def smoothed_curve(
+    pos: KernelCDF, neg: KernelCDF, prevalence: float, recall: np.ndarray
+) -> np.ndarray:
+    """:func:`smoothed_precision` from the prepared smoothed laws G̃ (``pos``) and H̃ (``neg``)."""
+    z = pos.quantile(1.0 - recall)
+    alpha = 1.0 - neg(z)
     num = prevalence * recall
     return num / (num + (1.0 - prevalence) * alpha)
