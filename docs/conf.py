@@ -27,7 +27,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 project = "prcurve"
 author = "the prcurve developers"
-copyright = "the prcurve developers, BSD-3-Clause"  # noqa: A001
+copyright = "the prcurve developers, BSD-3-Clause"
 release = prcurve.__version__
 version = ".".join(release.split(".")[:2])
 
@@ -54,7 +54,6 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_validation_checks: set[str] = set()
 numpydoc_xref_param_type = False
-
 
 
 def _skip_generated_sklearn_methods(app, what, name, obj, skip, options):

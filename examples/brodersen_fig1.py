@@ -24,8 +24,10 @@ def main(out_dir: str = "figures") -> Path:
     res = simulate_brodersen_fig1(rng=2010)
     # the paper's setting and its reading of the inset, beside the numbers reproduced
     n_pos = int(res.y.sum())
-    print(f"sample: {res.y.size - n_pos} negatives N(-1, 2^2), {n_pos} positives N(1, 2^2)"
-          " (paper: 60 and 40)")
+    print(
+        f"sample: {res.y.size - n_pos} negatives N(-1, 2^2), {n_pos} positives N(1, 2^2)"
+        " (paper: 60 and 40)"
+    )
     print("error of the estimates over 1,000 simulations, mean +- s.e.m.:")
     for what, errors in (("ROC AUC", res.roc_auc_error()), ("AP", res.average_precision_error())):
         cells = "  ".join(f"{k} {m:+.4f} +- {s:.4f}" for k, (m, s) in errors.items())

@@ -29,12 +29,16 @@ def main(out_dir: str = "figures") -> Path:
     print(res.table())
     bias = res.bias()
     half = int(np.argmin(abs(res.prevalences - 0.5)))
-    print(f"paper: the binormal AP is unbiased only for balanced classes; reproduced: bias "
-          f"{bias['binormal'][half]:+.4f} at 0.5, {bias['binormal'][0]:+.4f} at "
-          f"{res.prevalences[0]:.2f}, {bias['binormal'][-1]:+.4f} at {res.prevalences[-1]:.2f}")
-    print(f"paper: alpha-binormal has the smallest bias; reproduced: largest |bias| "
-          f"{np.max(np.abs(bias['alpha_binormal'])):.4f} (empirical "
-          f"{np.max(np.abs(bias['empirical'])):.4f})")
+    print(
+        f"paper: the binormal AP is unbiased only for balanced classes; reproduced: bias "
+        f"{bias['binormal'][half]:+.4f} at 0.5, {bias['binormal'][0]:+.4f} at "
+        f"{res.prevalences[0]:.2f}, {bias['binormal'][-1]:+.4f} at {res.prevalences[-1]:.2f}"
+    )
+    print(
+        f"paper: alpha-binormal has the smallest bias; reproduced: largest |bias| "
+        f"{np.max(np.abs(bias['alpha_binormal'])):.4f} (empirical "
+        f"{np.max(np.abs(bias['empirical'])):.4f})"
+    )
     mean, sem = res.mean(), res.sem()
 
     fig, (ax, ax_bias) = plt.subplots(1, 2, figsize=(11, 4.4))

@@ -14,7 +14,6 @@ curve 0.95 of the time (``bench/coverage_intervals.py``, Case A column; the
 """
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 import prcurve
 from prcurve import cases

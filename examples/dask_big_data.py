@@ -26,9 +26,11 @@ score = np.round(rng.normal(size=n) + 2 * y, 3)  # rounded: about 10^4 distinct 
 
 dy = da.from_array(y, chunks=n // 20)
 ds = da.from_array(score, chunks=n // 20)
-lazy = prcurve.dask.pr_curve(dy, ds, scheduler="sync", max_points=20_000)  # no thinning
+# max_points above the number of distinct scores: the full curve, not a thinned one
+lazy = prcurve.dask.pr_curve(dy, ds, scheduler="sync", max_points=20_000)
 exact = prcurve.pr_curve(y, score)
-print(f"operating points {lazy.thresholds.size}, AP dask {lazy.auc():.6f}, in memory {exact.auc():.6f}")
+print(f"operating points {lazy.thresholds.size}")
+print(f"AP on dask {lazy.auc():.6f}, in memory {exact.auc():.6f}")
 assert np.array_equal(lazy.tp, exact.tp) and np.array_equal(lazy.fp, exact.fp)
 
 # %%

@@ -29,9 +29,11 @@ for pi in (0.01, 0.001):
 print("curve                 AP      precision at recall 0.5")
 for name, c in curves.items():
     print(f"{name:<20} {c.auc():.4f}   {float(c.precision_at_recall(0.5)):.4f}")
-ci = prcurve.auc_pr_ci(y, score, interval="bootstrap_percentile", prevalence=0.001, rng=0,
-                       n_resamples=300)
-print(f"AP at 0.1 %: {ci.estimate:.4f}, 95 % interval [{ci.interval.low:.4f}, {ci.interval.high:.4f}]")
+ci = prcurve.auc_pr_ci(
+    y, score, interval="bootstrap_percentile", prevalence=0.001, rng=0, n_resamples=300
+)
+low, high = ci.interval.low, ci.interval.high
+print(f"AP at 0.1 %: {ci.estimate:.4f}, 95 % interval [{low:.4f}, {high:.4f}]")
 
 # %%
 # The curves

@@ -68,7 +68,8 @@ delta = x / big.prevalence - yv / gamma
 draws = rng.uniform(-big.y0 / gamma, 1 / big.prevalence, 200_000)
 rec_g = np.interp(draws, delta, x)
 prec_g = np.interp(draws, delta, yv)
-print(f"Theorem 3: E[FG1] closed form {closed:.4f}, Monte Carlo {np.mean((rec_g + prec_g) / 2):.4f}")
+monte_carlo = np.mean((rec_g + prec_g) / 2)
+print(f"Theorem 3: E[FG1] closed form {closed:.4f}, Monte Carlo {monte_carlo:.4f}")
 
 # %%
 # The PRG curve and its convex hull

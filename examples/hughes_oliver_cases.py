@@ -12,8 +12,8 @@ estimator PR̂(x) at n = 100, 500, 1000): the mean and standard deviation of PR�
 replicates beside the population value PR(0.5) and the normal approximation's standard deviation
 σ(x)/√n (with the corrected variance; none for the discrete Case F).  The paper shows these laws
 as histograms only, and reads from them how far the normal approximation is from the sampling
-law (very poor for Case B, Figure 11); the last two columns put numbers on that reading.  The figures themselves are in the gallery
-page of ``hughes_oliver_figures.py``.
+law (very poor for Case B, Figure 11); the last two columns put numbers on that reading.  The
+figures themselves are in the gallery page of ``hughes_oliver_figures.py``.
 """
 
 import numpy as np
@@ -48,8 +48,13 @@ for name, (roc0, pr0, end_half, end_11) in PAPER.items():
 # ---------------------------------
 # 2,000 replicates per size here (the figures use 5,000).
 
-FIGURES = {"Figure 7": ("A", 10), "Figure 8": ("C", 10), "Figure 9": ("F", 1),
-           "Figure 10": ("D", 4), "Figure 11": ("B", 1)}
+FIGURES = {
+    "Figure 7": ("A", 10),
+    "Figure 8": ("C", 10),
+    "Figure 9": ("F", 1),
+    "Figure 10": ("D", 4),
+    "Figure 11": ("B", 1),
+}
 print("figure     case skew     n   PR(0.5)   mean PR̂   SD PR̂   normal SD")
 for figure, (name, skew) in FIGURES.items():
     model = cases.CASES[name](1 / (1 + skew))

@@ -48,7 +48,7 @@ SIZES = (100, 500, 1000)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser = argparse.ArgumentParser(description="Reproduce the figures of Hughes-Oliver.")
     parser.add_argument("output", nargs="?", default="figures", help="output directory")
     parser.add_argument("--replicates", type=int, default=5000, help="Monte Carlo replicates")
     parser.add_argument("--seed", type=int, default=20261121, help="random seed")

@@ -35,7 +35,10 @@ for name, rule in rules.items():
     op = prcurve.operating_point(y, score, **rule, interval="bootstrap", n_resamples=300, rng=0)
     points[name] = op
     lo, hi = op.threshold_interval.low, op.threshold_interval.high
-    print(f"{name:<18}  {op.threshold:8.3f}  [{lo:6.3f}, {hi:6.3f}]   {op.precision:9.3f} {op.recall:7.3f}")
+    print(
+        f"{name:<18}  {op.threshold:8.3f}  [{lo:6.3f}, {hi:6.3f}]   "
+        f"{op.precision:9.3f} {op.recall:7.3f}"
+    )
 
 # %%
 # On the PR curve

@@ -2,7 +2,8 @@
 A first look at prcurve
 =======================
 
-The five AUC-PR estimators and the achievable curve on simulated imbalanced scores (2 % positives)."""
+The five AUC-PR estimators and the achievable curve on simulated imbalanced scores
+(2 % positives)."""
 
 import numpy as np
 
