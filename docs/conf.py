@@ -40,6 +40,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
 ]
 
+templates_path = ["_templates"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "_templates", "**.ipynb_checkpoints", "auto_examples/*.ipynb"]
@@ -57,9 +58,11 @@ numpydoc_xref_param_type = False
 
 
 def _skip_generated_sklearn_methods(app, what, name, obj, skip, options):
-    """scikit-learn adds ``set_*_request`` methods (metadata routing) to every estimator; their
-    docstrings cite scikit-learn's own glossary, which this site does not have."""
-    return True if re.fullmatch(r"set_\w+_request", name) else skip
+    """Leave out what an estimator inherits from scikit-learn (``score``, ``get_params``, the
+    ``set_*_request`` methods of metadata routing): scikit-learn documents them, and their
+    docstrings cite scikit-learn's own glossary and labels, which this site does not have."""
+    inherited = str(getattr(obj, "__module__", "") or "").startswith("sklearn.")
+    return True if inherited or re.fullmatch(r"set_\w+_request", name) else skip
 
 
 def setup(app):
