@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 import prcurve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,3 +66,22 @@ def test_reference_entries_exist():
             importlib.import_module(entry)
         except ImportError:
             assert hasattr(obj, attr), entry
+
+
+def test_every_public_docstring_parses_as_numpydoc():
+    """numpydoc drops a section it does not know, with only a UserWarning (not a Sphinx warning,
+    so ``-W`` misses it): e.g. "Attributes (after plot)" lost every Display's attributes."""
+    import inspect
+    import warnings
+
+    docscrape = pytest.importorskip("numpydoc.docscrape", reason="pip install -e '.[docs]'")
+    objects = [getattr(prcurve, n) for n in prcurve.__all__ if n != "cases"]
+    for package in sorted(public_subpackages()):
+        module = importlib.import_module(package)
+        objects += [getattr(module, n) for n in module.__all__]
+    for obj in objects:
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            (docscrape.ClassDoc if inspect.isclass(obj) else docscrape.FunctionDoc)(obj)
