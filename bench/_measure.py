@@ -14,7 +14,7 @@ processes (``prcurve report`` resamples in worker processes on large inputs):
 
 Also the medians of several runs (a shared machine is noisy; the median is robust to one
 disturbed run) and the ``--quick`` convention of the bench scripts (tiny sizes, for the test
-that every script the README quotes exists and runs).
+that every script the README and the user guide quote exists and runs).
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ coverage whose interval lies below 0.95 under-covers.
 Run:  python examples/coverage_operating_point.py [--repetitions 200] [--resamples 200]
       [--n 1000 --n 5000] [--seed 14]
 
-The defaults give the README's table (about 2 + 6 minutes on a loaded two-core machine).
+The defaults give the table of docs/guide/operating-points.md (about 2 + 6 minutes on a
+loaded two-core machine).
 """
 
 from __future__ import annotations

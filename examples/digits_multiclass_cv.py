@@ -1,4 +1,8 @@
-"""All ten classes of scikit-learn's bundled handwritten digits, 5-fold cross-validation.
+"""
+Ten digits, one-vs-rest, 5-fold cross-validation
+================================================
+
+All ten classes of scikit-learn's bundled handwritten digits, 5-fold cross-validation.
 
 A Gaussian naive Bayes classifier is cross-validated with ``cross_validate(...,
 return_estimator=True, return_indices=True)``; every digit is scored out of fold by the model

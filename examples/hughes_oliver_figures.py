@@ -1,4 +1,8 @@
-"""Reproduce the figures of Hughes-Oliver, "Population and empirical PR curves".
+"""
+Hughes-Oliver: Figures 3-11
+===========================
+
+Reproduce the figures of Hughes-Oliver, "Population and empirical PR curves".
 
 Figures 3-6: densities, ROC and PR curves (π₊ = 1/2 and 1/11) of Cases A-F.
 Figures 7-11: histograms of the functional estimator PR̂(x), x = 0.1, ..., 1, for
@@ -44,7 +48,7 @@ SIZES = (100, 500, 1000)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Reproduce the figures of Hughes-Oliver.")
     parser.add_argument("output", nargs="?", default="figures", help="output directory")
     parser.add_argument("--replicates", type=int, default=5000, help="Monte Carlo replicates")
     parser.add_argument("--seed", type=int, default=20261121, help="random seed")

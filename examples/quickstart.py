@@ -1,4 +1,9 @@
-"""A first look at prcurve on simulated imbalanced scores."""
+"""
+A first look at prcurve
+=======================
+
+The five AUC-PR estimators and the achievable curve on simulated imbalanced scores
+(2 % positives)."""
 
 import numpy as np
 

@@ -1,6 +1,7 @@
-"""Every bench script the README quotes exists and runs (in its ``--quick`` mode).
+"""Every bench script the README or the user guide quotes exists and runs (``--quick`` mode).
 
-The README's performance and memory figures each name the script that measured them; this keeps
+The performance and memory figures (in docs/guide/*.md since issue 28 moved them out of the
+README) each name the script that measured them; this keeps
 those names true: a renamed or deleted script, or one that no longer runs, fails here.  The quick
 mode runs the script's real code paths on tiny inputs, so each takes a few seconds.
 """
@@ -16,6 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+#: Where the figures are quoted: the README and every page of the user guide.
+PAGES = [README, *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 
 #: A script under bench/, quoted with its folder (`bench/x.py`, also inside a command) or by its
 #: bare name in the list of benchmarks (`bench_x.py`; bare ``coverage_*.py`` names there are
@@ -24,7 +27,7 @@ QUOTED = re.compile(r"\bbench/(\w+\.py)\b|`(bench_\w+\.py)`")
 
 
 def quoted_scripts() -> list[str]:
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
     return sorted({a or b for a, b in QUOTED.findall(text)})
 
 
@@ -66,7 +69,7 @@ def quick_runs(tmp_path_factory):
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_quoted_bench_script_exists_and_runs_quick(script, quick_runs):
     result = quick_runs[script]
-    assert result is not None, f"README quotes bench/{script}, which does not exist"
+    assert result is not None, f"the docs quote bench/{script}, which does not exist"
     done, seconds = result
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip(), "the script printed no table"

@@ -8,7 +8,7 @@ confidence bands and precision-recall-gain curves.
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "APHalfWidth",

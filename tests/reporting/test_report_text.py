@@ -259,7 +259,7 @@ def test_counts_in_input_errors_are_singular_when_one(tmp_path, text, message):
 
 
 def test_readme_tour_figure_legends_cover_no_panel():
-    """docs/make_tour_figure.py (the README's figure): each legend lies outside its panel, so
+    """docs/make_tour_figure.py (the guide's tour figure): each legend lies outside its panel, so
     it covers neither the band nor the chance and lower-bound lines."""
     import importlib.util
 

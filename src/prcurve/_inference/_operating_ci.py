@@ -448,9 +448,9 @@ def operating_point(
     was selected on the same data (with ``min_precision`` the chosen point is the one whose
     sample precision barely clears the target), which makes the precision interval optimistic
     near the target.  Coverage is measured in ``examples/coverage_operating_point.py`` (table
-    in the README): 0.92–0.97 with ``sampling="instances"``; with ``"stratified"`` on labels
-    drawn at random, quantities depending on the sample's class mix under-cover (precision at
-    the data prevalence of a low-precision point: about 0.83).
+    in docs/guide/operating-points.md): 0.92–0.97 with ``sampling="instances"``; with
+    ``"stratified"`` on labels drawn at random, quantities depending on the sample's class mix
+    under-cover (precision at the data prevalence of a low-precision point: about 0.83).
     The rules are listed in ``prcurve._core._operating``; every replicate applies the same rule
     (ties toward its own highest threshold).
 

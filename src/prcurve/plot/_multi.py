@@ -27,8 +27,8 @@ class MultiPRCurvesDisplay:
     result : MultiPRCurves
         From :func:`prcurve.pr_curves`.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     lines_ : dict
         One line per class label, and ``"micro"``.
@@ -132,8 +132,8 @@ class CVPRCurvesDisplay:
     result : CVPRCurves
         From :func:`prcurve.cv_pr_curves`.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     artists_ : dict of str to Artist
         ``"folds"`` (a list), ``"mean"``, ``"band"``, and optionally ``"pooled"``,

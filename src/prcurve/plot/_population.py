@@ -64,8 +64,8 @@ class PopulationCurvesDisplay:
     curves : PopulationCurves or sequence of PopulationCurves
         Computed with :func:`prcurve.population_curves`; all with the same prevalences.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     axes_ : ndarray of Axes, shape (2 + p,)
     figure_ : Figure
     artists_ : dict of str to list of Artist
@@ -231,8 +231,8 @@ class PRSimulationDisplay:
     grid_size : int
         Points of the density curves.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     axes_ : ndarray of Axes, shape (rows, m)
     figure_ : Figure
 

@@ -94,8 +94,8 @@ class PRCurveDisplay(EstimatorMixin):
         A confidence band (:func:`prcurve.pr_confidence_band`): a ``recall`` grid with
         ``ConfidenceInterval`` array ends, drawn as a shaded region.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     line_ : Line2D
         The main curve.
@@ -324,8 +324,8 @@ class PRCurvesDisplay:
     curves : mapping of str to PRCurve
         Scorer name → curve, all on the same labels.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     lines_ : dict of str to Line2D
         One line per scorer.

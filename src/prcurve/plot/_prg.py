@@ -28,8 +28,8 @@ class PRGCurveDisplay(HullCurveDisplay):
     hull : PRGCurve, optional
         Its convex hull (:meth:`PRGCurve.convex_hull`), drawn dashed when given.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     line_ : Line2D
         The curve over recall gain [0, 1] (:meth:`PRGCurve.path`).

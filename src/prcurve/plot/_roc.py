@@ -25,8 +25,8 @@ class ROCCurveDisplay(HullCurveDisplay):
     hull : ROCCurve, optional
         Its convex hull (:meth:`ROCCurve.convex_hull`), drawn dashed when given.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     line_ : Line2D
         The curve, through the origin: ``x = (0, fpr…)``, ``y = (0, tpr…)``.

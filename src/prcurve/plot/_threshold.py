@@ -99,8 +99,8 @@ class ThresholdDisplay(EstimatorMixin):
         vertical line and a marker on every metric drawn; an infeasible point is listed in the
         legend as not met.
 
-    Attributes (after :meth:`plot`)
-    -------------------------------
+    Attributes
+    ----------
     ax_, figure_ : matplotlib Axes and Figure
     lines_ : dict of str to Line2D
         One line per metric drawn.

@@ -106,14 +106,14 @@ def make_operating_scorer(
     Give exactly one criterion; the scorer chooses the threshold on the scored fold by the rule
     of :func:`prcurve.operating_point` and returns what that rule maximises:
 
-    ================  =========================================================
-    criterion         score
-    ================  =========================================================
+    =================  =========================================================
+    criterion          score
+    =================  =========================================================
     ``min_precision``  recall at a minimum precision
     ``min_recall``     precision at a minimum recall
     ``max_fpr``        recall at a maximum false-positive rate
     ``top_k``          precision among the (at most) ``k`` highest-scored rows
-    ================  =========================================================
+    =================  =========================================================
 
     Parameters
     ----------

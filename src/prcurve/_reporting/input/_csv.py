@@ -1,6 +1,6 @@
 """The command line's CSV reader: compression, text encoding, delimiter, quoting, line endings.
 
-The rules, as ``prcurve report --help`` and the README state them:
+The rules, as ``prcurve report --help`` and docs/guide/report.md state them:
 
 - **compression**: gzip, bzip2 and xz are recognised by their magic bytes, whatever the file's
   name and also on standard input; a ``.gz``/``.bz2``/``.xz`` name on other content is an error;
