@@ -5,6 +5,7 @@ Dask or is refused with one line."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -53,6 +54,11 @@ def flat(value: object, prefix: str = "") -> dict[str, object]:
     if isinstance(value, list):
         return {k: v for i, sub in enumerate(value) for k, v in flat(sub, f"{prefix}/{i}").items()}
     return {prefix: value}
+
+
+def note_keys(flat_summary: dict[str, object]) -> set[str]:
+    """The keys but the notes' (an engine that resamples a subsample adds notes saying so)."""
+    return {k for k in flat_summary if not re.search(r"/notes/\d+$", k)}
 
 
 def summary(out) -> dict:
@@ -116,7 +122,19 @@ def test_dask_on_a_subsample_keeps_exact_numbers_and_rescaled_widths(tmp_path):
     assert main(["report", str(data), *common, "--engine", "dask", "--subsample", "30000",
                  "--out", str(tmp_path / "k")]) == 0  # fmt: skip
     got, ref = summary(tmp_path / "k"), summary(tmp_path / "m")
-    assert flat(got).keys() == flat(ref).keys()
+    assert note_keys(flat(got)) == note_keys(flat(ref))
+    # DeLong's intervals come from the exact counts; its paired test from the rows at hand,
+    # which the subsample's note says
+    # (scaled to all rows by √(m/n), as the other comparisons are)
+    dl_got, dl_ref = got["roc_delong"], ref["roc_delong"]
+    assert flat(dl_got["scorers"]) == pytest.approx(flat(dl_ref["scorers"]), rel=1e-12)
+    assert any("30,000 of the 60,000 rows" in n for n in dl_got["notes"])
+    (t_got,), (t_ref,) = dl_got["comparisons"], dl_ref["comparisons"]
+    for key in ("auc_a", "auc_b", "difference"):
+        assert t_got[key] == pytest.approx(t_ref[key], rel=1e-12), key
+    # DeLong's SE from 30,000 of 60,000 rows: its relative noise is about 1/√(2·#positives)
+    # ≈ 0.6 % per estimate here; 5 % is far outside it and far inside the √2 of no scaling
+    assert t_got["standard_error"] == pytest.approx(t_ref["standard_error"], rel=0.05)
     assert got["engine"]["rows_resampled_from"] == 30_000
     assert "stratified random subsample of 30,000 of those 60,000 rows" in got["engine"]["note"]
     assert got["data"] == ref["data"]  # rows of the data, not of the subsample

@@ -11,15 +11,18 @@ instances: with sample weights nothing is computed and a note says why.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtr, ndtri
 
 from ..._core._counts import BinaryCounts
+from ..._core._results import ConfidenceInterval
 from ..._inference._delong import DeLongAUC, DeLongTest, delong_test, roc_auc_delong_from_counts
 
 __all__ = ["RocDeLong", "paired_delong", "roc_delong"]
@@ -111,10 +114,34 @@ def roc_delong(
     tests, test_notes = paired_delong(y, scores, level=level)
     rows = int(y.shape[0])
     if tests and rows < n:
+        tests = [(a, b, _to_all_rows(t, intervals, a, b, rows / n, level)) for a, b, t in tests]
         test_notes.insert(
             0,
-            f"The paired DeLong tests were computed on a uniform random subsample of {rows:,} "
-            f"of the {n:,} rows (they need each row's scores under both scorers); the "
-            "intervals of each ROC AUC use every row.",
+            f"The paired DeLong tests' standard errors were estimated on a stratified random "
+            f"subsample of {rows:,} of the {n:,} rows (they need each row's scores under both "
+            f"scorers) and scaled to all rows by √({rows:,}/{n:,}), as the report's other "
+            "comparisons are; their AUCs and differences, and each ROC AUC's interval, use "
+            "every row.",
         )
     return RocDeLong(intervals, tests, rows, n, notes + test_notes)
+
+
+def _to_all_rows(
+    test: DeLongTest, exact: Mapping[str, DeLongAUC], a: str, b: str, fraction: float,
+    level: float,
+) -> DeLongTest:  # fmt: skip
+    """A paired test on a stratified subsample moved to all rows: the exact AUCs and their
+    difference (from the counts), DeLong's standard error times √(m/n) (the variance of the
+    U-statistic difference falls as 1/n at fixed class proportions), the statistic, p-value
+    and interval recomputed from those.  Without both exact AUCs the test is kept as drawn."""
+    if a not in exact or b not in exact or test.alternative != "two-sided":
+        return test
+    auc_a, auc_b = exact[a].auc, exact[b].auc
+    diff = auc_a - auc_b
+    se = test.standard_error * math.sqrt(fraction)
+    stat = (0.0 if diff == 0 else math.copysign(math.inf, diff)) if se == 0 else diff / se
+    z = float(ndtri(0.5 + level / 2))
+    return replace(
+        test, auc_a=auc_a, auc_b=auc_b, difference=diff, standard_error=se, statistic=stat,
+        p_value=float(2 * ndtr(-abs(stat))), ci=ConfidenceInterval(diff - z * se, diff + z * se),
+    )  # fmt: skip
