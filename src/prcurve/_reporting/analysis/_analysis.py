@@ -162,6 +162,9 @@ def analyse(
     everything += _choice_tasks(problems, curves, settings, data_rows)
     views = _FigureViews(engine, settings, curves, plans, figures_ready)
 
+    extra: dict[str, Any] = {}  # the counts-only steps, also done while the workers resample
+    extra_timings: dict[str, float] = {}
+
     def the_rest_of_the_curves() -> None:  # while the workers resample (they need only "pr")
         if curves_ready is not None:
             curves_ready({name: c["pr"] for name, c in curves.items()})
@@ -169,6 +172,8 @@ def analyse(
             with Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
                 pr = c["pr"]
                 c.update(derived_curves(pr), auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS})
+        with Stage(progress, "other tools and DeLong", extra_timings, "other_tools_delong"):
+            extra.update(_counts_steps(curves, rows, settings, engine))
 
     results = _run_tasks(
         sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress,
@@ -185,16 +190,25 @@ def analyse(
         problems, curves, settings, data_rows, progress
     )
     n_pos, n_neg = engine.rows_read
-    counts = {name: exact_counts(c["pr"]) for name, c in curves.items()}
-    delong = roc_delong(
-        counts, rows.y, rows.scores, level=settings.level, n=engine.n, weighted=engine.weighted
-    )
     return Analysis(
         settings, n_pos + n_neg, n_pos, n_neg, scorers, comparisons, notes,
         compare_timings, steps + at_pi_steps, at_pi, at_pi_notes,
         engine=EngineFacts(settings.engine, rows.n, engine_note(engine, rows.n, settings)),
-        other_tools=other_tools(counts), roc_delong=delong,
+        other_tools=extra["other_tools"], roc_delong=extra["roc_delong"],
     )  # fmt: skip
+
+
+def _counts_steps(
+    curves: dict[str, dict[str, Any]], rows: LabelledScores, settings: Settings,
+    engine: EngineData,
+) -> dict[str, Any]:  # fmt: skip
+    """The steps that need no resampling: other tools' AUC-PR from each scorer's exact counts,
+    DeLong's interval of each ROC AUC (counts) and paired tests (the rows at hand)."""
+    counts = {name: exact_counts(c["pr"]) for name, c in curves.items()}
+    delong = roc_delong(
+        counts, rows.y, rows.scores, level=settings.level, n=engine.n, weighted=engine.weighted
+    )
+    return {"other_tools": other_tools(counts), "roc_delong": delong}
 
 
 def _exact_curves(engine: EngineData, progress: Progress | None) -> dict[str, dict[str, Any]]:
