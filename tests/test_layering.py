@@ -44,7 +44,7 @@ ALLOWED: dict[str, set[str]] = {
     # the public Spark engine: runs the Dask engine's per-partition passes (pyspark lazily)
     "spark": STATISTICS | {"dask"},
     "plot": STATISTICS,
-    "_reporting": STATISTICS | {"plot", "cases", "dask", "__init__"},
+    "_reporting": STATISTICS | {"plot", "cases", "dask", "spark", "__init__"},
     "_api": STATISTICS | {"cases"},
     "__init__": {"_api", "cases"},
     "_cli_parser": {"__init__", "_plan_cli"},
