@@ -257,15 +257,16 @@ def _seed(text: str) -> int:
 
 
 def _add_engine_options(rep: argparse.ArgumentParser) -> None:
-    """``--engine`` and the options of the Dask engine (data larger than memory)."""
+    """``--engine`` and the options of the Dask and Spark engines (data larger than memory)."""
     rep.add_argument(
         "--engine",
-        choices=("auto", "memory", "dask"),
+        choices=("auto", "memory", "dask", "spark"),
         default="auto",
         help="memory: read all rows; dask: exact curves and areas out of core with Dask "
         "(FILE may then be a directory or a glob of Parquet files), resampling parts on a "
-        "stratified subsample; auto (default): dask for a directory, a glob or files larger than "
-        "--memory-budget",
+        "stratified subsample; spark: the same with Spark (--master; needs prcurve[spark] and "
+        "Java); auto (default): dask for a directory, a glob or files larger than "
+        "--memory-budget (never spark)",
     )
     rep.add_argument(
         "--memory-budget",
@@ -286,7 +287,8 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
         type=_size,
         default=None,
         metavar="N",
-        help="Dask engine: rows of the stratified subsample (each class in its proportion) the "
+        help="Dask and Spark engines: rows of the stratified subsample (each class in its "
+        "proportion) the "
         "intervals, band and comparisons resample from, rescaled to all rows (default: 200000)",
     )
     rep.add_argument(
@@ -295,6 +297,14 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
         default=None,
         help="Dask engine: where the sorted distinct scores are kept between passes (default: a "
         "temporary directory; with --scheduler ADDRESS, the workers' memory)",
+    )
+    rep.add_argument(
+        "--master",
+        metavar="URL",
+        default=None,
+        help="Spark engine: the Spark master (spark://host:7077, yarn, local[4], ...; default: "
+        "local[*], Spark in this process on every core); the session is stopped after the "
+        "report",
     )
 
 

@@ -7,6 +7,7 @@ output), 2 for wrong usage (argparse's message).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -71,8 +72,9 @@ def _check_output(args: argparse.Namespace, scores: Sequence[str] | None = None)
 
 
 def _read(
-    args: argparse.Namespace, engine: str, label: str, scores: list[str], stdin: Any, progress: Any
-) -> Any:
+    args: argparse.Namespace, engine: str, label: str, scores: list[str], stdin: Any,
+    progress: Any, session: Any = None,
+) -> Any:  # fmt: skip
     """The data on ``engine`` as the analysis's engine interface (``_reporting.input._engine``)."""
     from ._reporting.input._io import InputError
     from ._reporting.pipeline import read_engine
@@ -91,6 +93,8 @@ def _read(
             subsample=args.subsample, scheduler=args.scheduler,
             workdir=args.workdir or (None if cluster is None else "memory"),
         )  # fmt: skip
+    if engine == "spark":
+        options = dict(subsample=args.subsample, session=session)
     try:
         return read_engine(
             engine, args.file, label, scores, pos_label=args.pos_label, weight=args.weight,
@@ -148,28 +152,45 @@ def _choice_options(args: argparse.Namespace) -> list[str]:
     return [option for option, value in given if value is not None]
 
 
-#: Options only the Dask engine uses: (flag, attribute).
-DASK_ONLY = (("--scheduler", "scheduler"), ("--subsample", "subsample"), ("--workdir", "workdir"))
-
-
-def _dask_only_options(args: argparse.Namespace, engine: str) -> None:
-    """A Dask-only option on the in-memory engine: refused with one line when the user chose
-    ``--engine memory``; when ``--engine auto`` chose memory for this input, said on stderr
-    (the option would have applied to a bigger input) -- never silently dropped."""
-    if engine == "dask":
-        return
+def _engine_only_options(args: argparse.Namespace, engine: str) -> None:
+    """An option of another engine: refused with one line when the user chose the engine;
+    when ``--engine auto`` chose memory for this input, a Dask option is said on stderr to be
+    unused (it would have applied to a bigger input) -- never silently dropped.  ``--engine
+    auto`` never chooses Spark, so ``--master`` needs ``--engine spark``."""
     from ._reporting.input._io import InputError
+    from ._reporting.pipeline import ENGINE_ONLY, engines_text
 
-    for flag, key in DASK_ONLY:
-        if getattr(args, key) is None:
+    for flag, key, engines in ENGINE_ONLY:
+        if getattr(args, key) is None or engine in engines:
             continue
-        if args.engine == "memory":
-            raise InputError(f"{flag}: used only by --engine dask; drop it or use --engine dask")
+        if args.engine != "auto":
+            raise InputError(
+                f"{flag}: used only by {engines_text(engines)}; drop it or use "
+                f"{engines_text(engines)}"
+            )
+        if "dask" not in engines:
+            raise InputError(
+                f"{flag}: used only by {engines_text(engines)}, which --engine auto never "
+                f"chooses; add {engines_text(engines)}"
+            )
         if not args.quiet:
             print(
                 f"prcurve: note: {flag} is not used: --engine auto reads this input in memory",
                 file=sys.stderr,
             )
+
+
+def _check_spark_input(args: argparse.Namespace, engine: str) -> None:
+    """Spark reads files: standard input and the built-in example are refused."""
+    if engine != "spark" or args.file not in (None, "-"):
+        return
+    from ._reporting.input._io import InputError
+
+    got = "standard input (-)" if args.file == "-" else "no FILE (the built-in example)"
+    raise InputError(
+        f"--engine spark: expected FILE (a file, a directory or a glob pattern of Parquet or "
+        f"CSV files), got {got}"
+    )
 
 
 def _check_top_k(k: int | float | None, data: Any) -> None:
@@ -221,7 +242,7 @@ def _run_report(
 ) -> int:
     if args.score_prefix or args.multiclass or args.fold:
         return _run_multi_report(args, parser, stdin)
-    from ._reporting._memory import lean_report_memory, trim_memory
+    from ._reporting._memory import lean_report_memory
 
     lean_report_memory()  # before pyarrow loads: its memory pool
     from ._reporting._progress import ProgressBar
@@ -245,8 +266,26 @@ def _run_report(
     engine, why = _engine(args)
     if why and not args.quiet:
         print(f"prcurve: {why}", file=sys.stderr)
-    _dask_only_options(args, engine)
-    data = _read(args, engine, label, scores, stdin, progress)
+    _engine_only_options(args, engine)
+    _check_spark_input(args, engine)
+    with contextlib.ExitStack() as stack:
+        session = None
+        if engine == "spark":  # one session for the reading and the subsample, then stopped
+            from ._reporting.input._spark import DEFAULT_MASTER, spark_session
+
+            session = stack.enter_context(spark_session(args.master or DEFAULT_MASTER))
+        _report_body(args, engine, why, label, scores, stdin, progress, session)
+    return EXIT_OK
+
+
+def _report_body(
+    args: argparse.Namespace, engine: str, why: str, label: str, scores: list[str],
+    stdin: TextIO | BinaryIO, progress: Any, session: Any,
+) -> None:  # fmt: skip
+    """Read, analyse and write the binary report (the engine chosen and its session open)."""
+    from ._reporting._memory import trim_memory
+
+    data = _read(args, engine, label, scores, stdin, progress, session)
     _check_top_k(args.top_k, data)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
@@ -281,7 +320,6 @@ def _run_report(
     _warn_worse_than_chance(analysis)
     if not args.quiet:
         print(f"Report written to {paths['report']}")
-    return EXIT_OK
 
 
 def _warn_worse_than_chance(analysis: Any) -> None:

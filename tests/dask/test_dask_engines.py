@@ -4,11 +4,6 @@ Dask or is refused with one line."""
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,51 +13,15 @@ pytest.importorskip("dask.dataframe")
 import prcurve
 from prcurve.cli import main
 
-#: Options of the binary report that change the analysis, all given at once.
-EVERY_OPTION = [
-    "--prevalence", "0.05", "--min-precision", "0.5,0.7", "--min-recall", "0.6",
-    "--cost-ratio", "2", "--top-k", "0.1", "--level", "0.9", "--seed", "3",
-    "--n-resamples", "60", "--jobs", "1",
-]  # fmt: skip
-
-
-def tied_weighted(n: int, seed: int, *, weights: bool = True) -> pd.DataFrame:
-    """Two scorers with ties (rounded scores), weights with zeros, 20 % positives."""
-    rng = np.random.default_rng(seed)
-    y = rng.random(n) < 0.2
-    frame = pd.DataFrame(
-        {
-            "y": y.astype(int),
-            "a": np.round(rng.normal(size=n) + y, 1),
-            "b": np.round(rng.normal(size=n) + 0.7 * y, 2),
-        }
-    )
-    if weights:
-        frame["w"] = rng.choice([0.0, 0.5, 1.0, 2.0], size=n)
-    return frame
-
-
-def run(*args: object) -> subprocess.CompletedProcess[str]:
-    """The real entry point, ``python -m prcurve``, in a subprocess."""
-    cmd = [sys.executable, "-m", "prcurve", "report", *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
-
-
-def flat(value: object, prefix: str = "") -> dict[str, object]:
-    if isinstance(value, dict):
-        return {k: v for key, sub in value.items() for k, v in flat(sub, f"{prefix}/{key}").items()}
-    if isinstance(value, list):
-        return {k: v for i, sub in enumerate(value) for k, v in flat(sub, f"{prefix}/{i}").items()}
-    return {prefix: value}
-
-
-def note_keys(flat_summary: dict[str, object]) -> set[str]:
-    """The keys but the notes' (an engine that resamples a subsample adds notes saying so)."""
-    return {k for k in flat_summary if not re.search(r"/notes/\d+$", k)}
-
-
-def summary(out) -> dict:
-    return json.loads((out / "summary.json").read_text())
+from ..engine_helpers import (
+    EVERY_OPTION,
+    assert_same_summary,
+    flat,
+    note_keys,
+    run,
+    summary,
+    tied_weighted,
+)
 
 
 def test_memory_and_dask_give_the_same_summary(tmp_path):
@@ -80,17 +39,8 @@ def test_memory_and_dask_give_the_same_summary(tmp_path):
     mem = run(tmp_path / "all.parquet", *common, "--engine", "memory", "--out", tmp_path / "m")
     dsk = run(data, *common, "--engine", "dask", "--out", tmp_path / "k")
     assert mem.returncode == 0 and dsk.returncode == 0, mem.stderr + dsk.stderr
-    got, ref = flat(summary(tmp_path / "k")), flat(summary(tmp_path / "m"))
-    assert got.keys() == ref.keys()
-    differ = {"/settings/source", "/engine/name", "/engine/note"}
-    for key, value in ref.items():
-        if key in differ:
-            continue
-        if isinstance(value, float):
-            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
-        else:
-            assert got[key] == value, key
-    assert got["/engine/name"] == "dask"
+    assert_same_summary(summary(tmp_path / "k"), summary(tmp_path / "m"), "dask")
+    got = flat(summary(tmp_path / "k"))
     assert "exact over all 2,253 rows of positive weight" in str(got["/engine/note"])
     kept = frame[frame["w"] > 0]
     assert got["/engine/rows_resampled_from"] == len(kept) == 2253

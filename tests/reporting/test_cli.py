@@ -407,8 +407,9 @@ def test_dask_only_option_on_the_memory_engine(tmp_path, csv_file, capsys, flag,
     out = tmp_path / "refused"
     args = ["report", str(csv_file[0]), "--label", "y", "--score", "a", flag, value]
     assert main([*args, "--engine", "memory", "--out", str(out), "--quiet"]) == 1
+    engines = "--engine dask or --engine spark" if flag == "--subsample" else "--engine dask"
     assert capsys.readouterr().err == (
-        f"prcurve: error: {flag}: used only by --engine dask; drop it or use --engine dask\n"
+        f"prcurve: error: {flag}: used only by {engines}; drop it or use {engines}\n"
     )
     assert not out.exists()
     out = tmp_path / "noted"

@@ -181,8 +181,13 @@ REFUSED = [
     (["--prevalence-count", "3/100"], "--prevalence-count: not supported by a {} report"),
     (["--engine", "dask"], "--engine dask: not supported by a {} report; use --engine memory"),
     (["--scheduler", "sync"], "--scheduler: used only by --engine dask, which a {} report"),
-    (["--subsample", "5000"], "--subsample: used only by --engine dask, which a {} report"),
+    (
+        ["--subsample", "5000"],
+        "--subsample: used only by --engine dask or --engine spark, which a {} report",
+    ),
     (["--workdir", "w"], "--workdir: used only by --engine dask, which a {} report"),
+    (["--engine", "spark"], "--engine spark: not supported by a {} report; use --engine memory"),
+    (["--master", "local[2]"], "--master: used only by --engine spark, which a {} report"),
     (["--jobs", "2"], "--jobs: a {} report runs in one process; drop --jobs"),
 ]
 SHAPE_TEXT = {

@@ -11,6 +11,7 @@ import argparse
 from typing import Any, BinaryIO, TextIO
 
 from .input._io import InputError
+from .pipeline import ENGINE_ONLY, engines_text
 
 __all__ = ["refused_options", "run_multi_report"]
 
@@ -41,12 +42,15 @@ def refused_options(args: argparse.Namespace) -> list[str]:
         for key, (flag, why) in _REFUSED.items()
         if getattr(args, key, None) is not None
     ]
-    if args.engine == "dask":
-        lines.append(f"--engine dask: not supported by a {shape} report; use --engine memory")
-    for flag, key in (("--scheduler", "scheduler"), ("--subsample", "subsample"),
-                      ("--workdir", "workdir")):  # fmt: skip
+    if args.engine in ("dask", "spark"):
+        lines.append(
+            f"--engine {args.engine}: not supported by a {shape} report; use --engine memory"
+        )
+    for flag, key, engines in ENGINE_ONLY:
         if getattr(args, key, None) is not None:
-            lines.append(f"{flag}: used only by --engine dask, which a {shape} report does not use")
+            lines.append(
+                f"{flag}: used only by {engines_text(engines)}, which a {shape} report does not use"
+            )
     if getattr(args, "jobs", None) is not None:
         lines.append(f"--jobs: a {shape} report runs in one process; drop --jobs")
     if args.fold and args.n_resamples != "auto":

@@ -3,7 +3,7 @@
 1. **input** (:mod:`.input`): read any source, on any engine, into the engine interface of
    :mod:`.input._engine` -- the exact counts of every scorer and a way to draw a stratified
    subsample of the rows (in memory: :func:`~.input._engine.memory_engine`; on Dask:
-   :func:`~.input._dask.read_dask`);
+   :func:`~.input._dask.read_dask`; on Spark: :func:`~.input._spark.read_spark`);
 2. **analysis** (:mod:`.analysis`): every number, one code path for every engine
    (:func:`~.analysis.analyse`);
 3. **rendering** (:mod:`.render`): the page, its figures and its tables;
@@ -11,8 +11,7 @@
    nothing (:func:`~.output._write.write_report`).
 
 A stage imports only the stages before it (``tests/test_layering.py``); this module joins
-the input stage's engines: :func:`read_engine` is where a new engine (``--engine spark``) is
-added.
+the input stage's engines: :func:`read_engine` is where an engine is added.
 """
 
 from __future__ import annotations
@@ -22,7 +21,21 @@ from typing import Any
 
 from .input._engine import EngineData, memory_engine
 
-__all__ = ["read_engine"]
+__all__ = ["ENGINE_ONLY", "engines_text", "read_engine"]
+
+#: Options of some engines only: (flag, attribute, the engines that use it); any other engine
+#: and the multiclass and fold shapes refuse them with one line.
+ENGINE_ONLY = (
+    ("--scheduler", "scheduler", ("dask",)),
+    ("--subsample", "subsample", ("dask", "spark")),
+    ("--workdir", "workdir", ("dask",)),
+    ("--master", "master", ("spark",)),
+)
+
+
+def engines_text(engines: Sequence[str]) -> str:
+    """``--engine dask`` or ``--engine dask or --engine spark``."""
+    return " or ".join(f"--engine {e}" for e in engines)
 
 
 def read_engine(
@@ -39,13 +52,26 @@ def read_engine(
     subsample: int | None = None,
     workdir: str | None = None,
     scheduler: Any = None,
+    session: Any = None,
     progress: Any = None,
 ) -> EngineData:
-    """Read the data on ``engine`` (``"memory"`` or ``"dask"``) into an :class:`EngineData`.
+    """Read the data on ``engine`` (``"memory"``, ``"dask"`` or ``"spark"``) into an
+    :class:`EngineData`.
 
-    ``subsample``, ``workdir`` and ``scheduler`` are the Dask engine's (``--subsample``,
-    ``--workdir``, ``--scheduler``).
+    ``subsample`` is the Dask and Spark engines' (``--subsample``), ``workdir`` and
+    ``scheduler`` the Dask engine's (``--workdir``, ``--scheduler``), ``session`` the Spark
+    engine's (a running ``SparkSession``, :func:`.input._spark.spark_session`).
     """
+    if engine == "spark":
+        from .input._dask import DEFAULT_SUBSAMPLE
+        from .input._spark import read_spark
+
+        assert path is not None and session is not None
+        return read_spark(
+            session, path, label, scores, pos_label=pos_label, weight=weight,
+            subsample=subsample or DEFAULT_SUBSAMPLE, sep=sep, encoding=encoding,
+            progress=progress,
+        )  # fmt: skip
     if engine == "dask":
         from .input._dask import DEFAULT_SUBSAMPLE, read_dask
 
