@@ -137,8 +137,8 @@ def auc_pr_ci(
 
     The interval needs only the estimate and the number of positives (Kish's effective number
     ``(Σw₊)²/Σw₊²`` with weights), so nothing is collected.  Bootstrap intervals need the
-    rows: use :func:`prcurve.auc_pr_ci` on a subsample
-    (:func:`prcurve.spark._report_engine.draw_subsample`).
+    rows: use :func:`prcurve.auc_pr_ci` on a stratified subsample collected to the driver
+    (``prcurve report --engine spark`` draws one per class and rescales its widths).
     """
     check_choice(method, "method", tuple(AUC_PR_METHODS))
     result = compute_curve(
