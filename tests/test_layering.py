@@ -41,6 +41,8 @@ ALLOWED: dict[str, set[str]] = {
     "compat": STATISTICS,
     # the public Dask engine: statistics on dask collections (dask itself imported lazily)
     "dask": STATISTICS,
+    # the public PyTorch metric: a mergeable accumulator synced across processes (torch lazily)
+    "torch": STATISTICS,
     "plot": STATISTICS,
     "_reporting": STATISTICS | {"plot", "cases", "dask", "__init__"},
     "_api": STATISTICS | {"cases"},
