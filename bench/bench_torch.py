@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import run_measured  # noqa: E402
+from _measure import run_measured
 
 METHODS = ("baseline", "numpy.sort", "prcurve", "tm exact", "tm binned")
 
@@ -107,7 +107,9 @@ def main(argv=None):
     if args.quick:
         args.sizes, args.batch = [2e4], 5e3
     print(f"scores {args.dtype}, batches of {int(args.batch):,}; peak RSS of each process\n")
-    print("| n | method | seconds | x numpy.sort | peak MB | over baseline MB | state MB | AP error |")
+    print(
+        "| n | method | seconds | x numpy.sort | peak MB | over baseline MB | state MB | AP err |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         rows = {}

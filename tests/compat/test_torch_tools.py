@@ -76,9 +76,7 @@ def test_torchmetrics_exact_and_binned(average_precision, name, thresholds, dtyp
     s = s.astype(dtype)
     tool = "torchmetrics" if thresholds is None else "torchmetrics_binned"
     expected = average_precision(y, s, thresholds)
-    assert compat.auc_pr(y, s, tool=tool, thresholds=thresholds) == pytest.approx(
-        expected, abs=TOL
-    )
+    assert compat.auc_pr(y, s, tool=tool, thresholds=thresholds) == pytest.approx(expected, abs=TOL)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
@@ -129,7 +127,9 @@ def test_keras_auc_pr(keras_auc, name, num_thresholds):
     w = np.random.default_rng(3).uniform(0.5, 2.0, size=y.shape[0]).astype(np.float32)
     for weight in (None, w):
         expected = keras_auc(y, s.astype(np.float32), num_thresholds, weight)
-        value = compat.auc_pr(y, s, tool="keras", num_thresholds=num_thresholds, sample_weight=weight)
+        value = compat.auc_pr(
+            y, s, tool="keras", num_thresholds=num_thresholds, sample_weight=weight
+        )
         assert value == pytest.approx(expected, abs=TOL)
 
 

@@ -8,6 +8,7 @@ pooled data -- counts equal bit for bit to :func:`prcurve.pr_curve` -- and the o
 :func:`prcurve.operating_point` chooses on it.
 """
 
+import itertools
 import pickle
 import time
 
@@ -25,10 +26,7 @@ TARGETS = [("min_precision", 0.7), ("top_k", 50), ("max_fpr", 0.1)]
 
 def _batches(y, s, w, cuts):
     edges = [0, *cuts, y.shape[0]]
-    return [
-        (s[a:b], y[a:b], None if w is None else w[a:b])
-        for a, b in zip(edges[:-1], edges[1:], strict=True)
-    ]
+    return [(s[a:b], y[a:b], None if w is None else w[a:b]) for a, b in itertools.pairwise(edges)]
 
 
 def _scenarios():
@@ -44,8 +42,10 @@ def _scenarios():
     def add(name, rank0, rank1, data, **options):
         out.append((name, options, [rank0, rank1], data))
 
-    add("uneven_batches", _batches(y[:2100], s[:2100], None, [10, 300, 301, 900, 1500, 2000]),
-        _batches(y[2100:], s[2100:], None, [400]), (y, s, None), operating_points=TARGETS)  # fmt: skip
+    cuts = [10, 300, 301, 900, 1500, 2000]
+    add("uneven_batches", _batches(y[:2100], s[:2100], None, cuts),
+        _batches(y[2100:], s[2100:], None, [400]), (y, s, None),
+        operating_points=TARGETS)  # fmt: skip
     add("rank1_sees_nothing", _batches(y, s, None, [1000, 2000]), [], (y, s, None))
     add(
         "one_class_per_rank",
@@ -59,9 +59,9 @@ def _scenarios():
     add("half_ties_weights", _batches(y[:900], half[:900], w[:900], [50, 51]),
         _batches(y[900:], half[900:], w[900:], [1000]), (y, half, w),
         operating_points=TARGETS)  # fmt: skip
-    ones = np.ones(n - 1200)
+    mixed = np.concatenate([w[:1200], np.ones(n - 1200)])
     add("weights_on_one_rank", _batches(y[:1200], s[:1200], w[:1200], [600]),
-        _batches(y[1200:], s[1200:], None, [100]), (y, s, np.concatenate([w[:1200], ones])))  # fmt: skip
+        _batches(y[1200:], s[1200:], None, [100]), (y, s, mixed))  # fmt: skip
     for k in range(4):  # random splits: rows shuffled, random cut, random batch boundaries
         perm = rng.permutation(n)
         yk, sk = y[perm], s[perm]
@@ -77,7 +77,9 @@ def _spawn(torch, tmp_path, scenarios, timeout=300.0):
     import torch.multiprocessing as mp
 
     args = (2, str(tmp_path / "store"), str(tmp_path), scenarios)
-    context = mp.start_processes(_workers.run, args=args, nprocs=2, join=False, start_method="spawn")
+    context = mp.start_processes(
+        _workers.run, args=args, nprocs=2, join=False, start_method="spawn"
+    )
     deadline = time.monotonic() + timeout
     while not context.join(timeout=1.0):
         if time.monotonic() > deadline:
@@ -93,7 +95,9 @@ def synced(tmp_path_factory):
     scenarios = _scenarios()
     sent = [(name, options, per_rank) for name, options, per_rank, _ in scenarios]
     results = _spawn(torch, tmp_path_factory.mktemp("gloo"), sent)
-    return {name: (data, options, [r[name] for r in results]) for name, options, _, data in scenarios}
+    return {
+        name: (data, options, [r[name] for r in results]) for name, options, _, data in scenarios
+    }
 
 
 SCENARIOS = [name for name, *_ in _scenarios()]
@@ -103,16 +107,14 @@ SCENARIOS = [name for name, *_ in _scenarios()]
 def test_synced_result_equals_pr_curve_on_all_data(synced, name):
     (y, s, w), options, per_rank = synced[name]
     expected = pr_curve(y, s.astype(np.float64), sample_weight=w)
-    for rank, (result, local) in enumerate(per_rank):
+    for rank, (result, _) in enumerate(per_rank):
         curve = result.curve
         np.testing.assert_array_equal(curve.thresholds, expected.thresholds, err_msg=f"rank {rank}")
         np.testing.assert_array_equal(curve.tp, expected.tp, err_msg=f"rank {rank}")
         np.testing.assert_array_equal(curve.fp, expected.fp, err_msg=f"rank {rank}")
         assert (curve.n_pos, curve.n_neg) == (expected.n_pos, expected.n_neg)
         assert result.average_precision == pytest.approx(expected.auc(), rel=1e-12)
-        assert result.davis_goadrich == pytest.approx(
-            expected.auc("davis_goadrich"), rel=1e-12
-        )
+        assert result.davis_goadrich == pytest.approx(expected.auc("davis_goadrich"), rel=1e-12)
         for point, (criterion, target) in zip(
             result.operating_points, options.get("operating_points", ()), strict=True
         ):

@@ -60,9 +60,7 @@ def test_every_score_and_target_dtype_gives_pr_curve_of_all_data(
     if dtype_name in ("float16", "bfloat16"):
         assert expected.thresholds.shape[0] < np.unique(s).shape[0]  # rounding made ties
     sk = pytest.importorskip("sklearn.metrics")
-    assert result.average_precision == pytest.approx(
-        sk.average_precision_score(y, held), rel=1e-12
-    )
+    assert result.average_precision == pytest.approx(sk.average_precision_score(y, held), rel=1e-12)
     assert result.davis_goadrich == pytest.approx(
         prcurve.auc_pr(y, held, method="davis_goadrich"), rel=1e-12
     )
@@ -177,7 +175,9 @@ def test_bad_input_is_one_clear_error(torch):
         metric.update(torch.rand(3), torch.tensor([1, 0]))
     with pytest.raises(ValueError, match=r"weight: expected the shape of preds \(2,\), got \(3,\)"):
         metric.update(torch.rand(2), torch.tensor([1, 0]), torch.ones(3))
-    with pytest.raises(TypeError, match="preds: expected a real tensor, got dtype torch.complex64"):
+    with pytest.raises(
+        TypeError, match=r"preds: expected a real tensor, got dtype torch\.complex64"
+    ):
         metric.update(torch.ones(2, dtype=torch.complex64), torch.tensor([1, 0]))
     with pytest.raises(ValueError, match="y_score: expected finite"):
         metric.update(torch.tensor([0.5, float("nan")]), torch.tensor([1, 0]))
@@ -196,7 +196,7 @@ def test_bad_options_are_one_clear_error():
         PRCurveMetric(operating_points=[("max_precision", 0.9)])
     with pytest.raises(ValueError, match="min_precision"):
         PRCurveMetric(operating_points=[("min_precision", 1.5)])
-    with pytest.raises(TypeError, match="accumulator: expected a callable .* got int"):
+    with pytest.raises(TypeError, match=r"accumulator: expected a callable .* got int"):
         PRCurveMetric(accumulator=3)
     with pytest.raises(TypeError, match="got list without update, merge, curve"):
         PRCurveMetric(accumulator=list)

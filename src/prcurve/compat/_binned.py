@@ -122,9 +122,7 @@ def torch_linspace01(steps: int) -> np.ndarray:
     return np.where(i < steps // 2, step * i, 1.0 - step * (steps - 1 - i)).astype(np.float32)
 
 
-def torchmetrics_area(
-    counts: BinaryCounts, *, thresholds, score_dtype: str | None = None
-) -> float:
+def torchmetrics_area(counts: BinaryCounts, *, thresholds, score_dtype: str | None = None) -> float:
     """torchmetrics ``BinaryAveragePrecision``: exact (``thresholds=None``) or binned."""
     s = _torch_scores(counts.thresholds, score_dtype)
     if thresholds is None:

@@ -130,7 +130,8 @@ class PRCurveMetric:
                     "operating_points: expected (criterion, target) pairs, got "
                     f"{pair!r} at index {i}"
                 )
-        checked, _ = _checked_targets([tuple(p) for p in operating_points], (None,))
+        pairs = [(p[0], p[1]) for p in operating_points]
+        checked, _ = _checked_targets(pairs, (None,))
         if not isinstance(sync_on_compute, bool):
             raise TypeError(f"sync_on_compute: expected True or False, got {sync_on_compute!r}")
         self.operating_points: tuple[tuple[str, float], ...] = tuple(checked)

@@ -62,9 +62,7 @@ def batch_arrays(
     """
     shape = _shape(preds)
     if _shape(target) != shape:
-        raise ValueError(
-            f"target: expected the shape of preds {shape}, got {_shape(target)}"
-        )
+        raise ValueError(f"target: expected the shape of preds {shape}, got {_shape(target)}")
     if weight is not None and _shape(weight) != shape:
         raise ValueError(f"weight: expected the shape of preds {shape}, got {_shape(weight)}")
     scores = _to_numpy("preds", preds)
