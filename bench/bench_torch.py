@@ -112,23 +112,23 @@ def main(argv=None):
     )
     print("|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
-        rows = {}
-        for method in args.methods:
+        rows: dict[str, tuple] = {}
+        for method in args.methods:  # baseline, numpy.sort and prcurve first: each row printed
             argv_ = [sys.executable, __file__, "--run", method, "--sizes", str(n)]
             argv_ += ["--batch", str(args.batch), "--dtype", args.dtype]
             measured = run_measured(argv_)
-            rows[method] = (measured, json.loads(measured.stdout.strip().splitlines()[-1]))
-        unit = rows["numpy.sort"][1]["seconds"] if "numpy.sort" in rows else None
-        base = rows["baseline"][0].main_mb if "baseline" in rows else None
-        exact = rows.get("prcurve", rows.get("tm exact", (None, {})))[1].get("ap")
-        for method, (measured, out) in rows.items():
+            out = json.loads(measured.stdout.strip().splitlines()[-1])
+            rows[method] = (measured, out)
+            unit = rows["numpy.sort"][1]["seconds"] if "numpy.sort" in rows else None
+            base = rows["baseline"][0].main_mb if "baseline" in rows else None
+            exact = rows.get("prcurve", rows.get("tm exact", (None, {})))[1].get("ap")
             secs = out["seconds"]
-            ratio = f"{secs / unit:.1f}" if unit and method not in ("baseline",) else ""
+            ratio = f"{secs / unit:.1f}" if unit and method != "baseline" else ""
             over = f"{measured.main_mb - base:.0f}" if base is not None else ""
             state = f"{out['state_mb']:.1f}" if out.get("state_mb") is not None else ""
             err = f"{abs(out['ap'] - exact):.1e}" if "ap" in out and exact is not None else ""
             print(f"| {int(n):.0e} | {method} | {secs:.2f} | {ratio} | {measured.main_mb:.0f} "
-                  f"| {over} | {state} | {err} |")  # fmt: skip
+                  f"| {over} | {state} | {err} |", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
