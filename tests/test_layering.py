@@ -43,6 +43,8 @@ ALLOWED: dict[str, set[str]] = {
     "dask": STATISTICS,
     # the public Spark engine: runs the Dask engine's per-partition passes (pyspark lazily)
     "spark": STATISTICS | {"dask"},
+    # the public PyTorch metric: a mergeable accumulator synced across processes (torch lazily)
+    "torch": STATISTICS,
     "plot": STATISTICS,
     # (compat: the report's "what other tools would report" table)
     "_reporting": STATISTICS | {"plot", "cases", "compat", "dask", "spark", "__init__"},

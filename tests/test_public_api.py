@@ -158,6 +158,21 @@ def test_compat_subpackage_surface():
     assert all(e.convention and e.source for e in compat.TOOLS.values())
 
 
+def test_torch_subpackage_surface():
+    """``prcurve.torch``: importable without torch; an explicit, sorted, documented surface."""
+    import subprocess
+    import sys
+
+    tm = importlib.import_module("prcurve.torch")
+    assert list(tm.__all__) == sorted(set(tm.__all__))
+    assert set(tm.__all__) == {"PRCurveMetric", "PRMetricResult"}
+    for name in tm.__all__:
+        assert inspect.getdoc(getattr(tm, name)), f"prcurve.torch.{name} has no docstring"
+    code = "import sys, prcurve, prcurve.torch; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"  # torch is imported when a tensor is first seen
+
+
 def test_profile_likelihood_names_present():
     """Issue 27 item 5: profile-likelihood (Wilks) regions for a precision-recall point."""
     assert {"ProfileRegion", "pr_profile_region", "pr_profile_statistic"} <= set(prcurve.__all__)

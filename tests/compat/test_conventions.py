@@ -1,12 +1,12 @@
 """One conformance test per tool convention (``prcurve.compat``).
 
 scikit-learn is compared with scikit-learn itself (here and in CI); ROCR with ROCR itself in
-``test_rocr_r.py``.  The others are compared with a slow, literal re-implementation of the
-tool's source (``_reference.py``): Spark, Keras/TensorFlow and torchmetrics are multi-GB or need
-Java and are not installed in CI; PRROC, precrec and yardstick have no Debian package; auc.jar
-is not distributed.  The cases expose ties, the start point (a negative ranked first) and each
-binning rule; the vectorised code must agree with the literal one to rounding (1e-12; 1e-9 for
-precrec, whose recall grid accumulates ``+= 1/x_bins``).
+``test_rocr_r.py``; torchmetrics and Keras 3 with themselves in ``test_torch_tools.py`` (the
+torch CI job).  All are also compared with a slow, literal re-implementation of the tool's
+source (``_reference.py``): Spark needs Java; PRROC, precrec and yardstick have no Debian
+package; auc.jar is not distributed.  The cases expose ties, the start point (a negative ranked
+first) and each binning rule; the vectorised code must agree with the literal one to rounding
+(1e-12; 1e-9 for precrec, whose recall grid accumulates ``+= 1/x_bins``).
 """
 
 import numpy as np

@@ -31,12 +31,18 @@ def _count(name: str, value: Any, *, low: int) -> int:
 def _torch_thresholds(value: Any) -> Any:
     if value is None or (isinstance(value, int | np.integer) and not isinstance(value, bool)):
         return None if value is None else _count("thresholds", value, low=2)
-    grid = np.asarray(value, dtype=np.float64) if np.ndim(value) == 1 else None
-    if grid is None or grid.shape[0] < 1 or not np.isfinite(grid).all():
+    grid = np.asarray(value) if np.ndim(value) == 1 else None
+    if grid is None or grid.shape[0] < 1 or grid.dtype.kind not in "fiu":
+        grid = None
+    elif not np.isfinite(grid).all():
+        grid = None
+    if grid is None:
         raise ValueError(
             f"thresholds: expected None, an integer >= 2 or a list of finite numbers, got {value!r}"
         )
-    return grid
+    # torchmetrics makes a list a float32 tensor (torch.tensor); an array keeps its float dtype
+    keep = hasattr(value, "dtype") and grid.dtype == np.float64
+    return grid.astype(np.float64 if keep else np.float32)
 
 
 #: option -> its validator, per tool
@@ -180,4 +186,11 @@ def auc_pr(
     """
     tool, options = prepare(tool, tool_options, sample_weight is not None)
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    if tool in ("torchmetrics", "torchmetrics_binned") and _is_half(y_score):
+        options = {**options, "score_dtype": "float16"}  # torch's sigmoid runs in half
     return tool_area(counts, tool, options)
+
+
+def _is_half(y_score: Any) -> bool:
+    """Whether the scores are float16 (a NumPy array or a torch tensor; torch not imported)."""
+    return str(getattr(y_score, "dtype", "")).removeprefix("torch.") == "float16"

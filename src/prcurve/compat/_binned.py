@@ -22,11 +22,17 @@ Sources (read, not copied):
   integral over each pair of consecutive thresholds, and a constant-precision rectangle from an
   empty bin: :func:`prcurve._core._interpolation.dg_segment_areas` on the binned counts.
 * torchmetrics: ``functional/classification/precision_recall_curve.py``
-  (``_binary_precision_recall_curve_format``: a sigmoid when any score is outside [0, 1];
-  ``_adjust_threshold_arg``: ``linspace(0, 1, T)``; ``_update_vectorized``: ``score >=
-  threshold``; ``_compute``: NaN precision of an empty bin, a final point (recall 0,
-  precision 1)) and ``functional/classification/average_precision.py``
-  (``_binary_average_precision_compute``: NaN → 0, ``−Σ (R_{i+1} − R_i)·P_i``).
+  (``_binary_precision_recall_curve_format``: a sigmoid when any score is outside [0, 1],
+  in the scores' dtype; ``_adjust_threshold_arg``: ``torch.linspace(0, 1, T)``, or a list
+  made a float32 tensor and kept in its order; ``_update_vectorized``: ``score >= threshold``;
+  ``_compute``: NaN precision of an empty bin, a final point (recall 0, precision 1)) and
+  ``functional/classification/average_precision.py`` (``_binary_average_precision_compute``:
+  NaN → 0, ``−Σ (R_{i+1} − R_i)·P_i``, over the thresholds in the order given -- unsorted
+  thresholds give the tool's unsorted sum).  Checked against torchmetrics itself
+  (``tests/compat/test_torch_tools.py``), which showed three details the source reading missed:
+  torch's float32 ``linspace`` (not NumPy's, which differs by one ulp at some grid points: a
+  score exactly on such a point is counted differently), the order of a threshold list, and a
+  half-precision sigmoid (which saturates at 1 above about 8, merging more scores into ties).
 """
 
 from __future__ import annotations
@@ -103,14 +109,18 @@ def keras_area(counts: BinaryCounts, *, num_thresholds: int) -> float:
     return float(np.sum(areas) / counts.n_pos)
 
 
-def _torch_scores(thresholds: np.ndarray) -> np.ndarray:
+def _torch_scores(thresholds: np.ndarray, score_dtype: str | None = None) -> np.ndarray:
     """torchmetrics's input normalisation: a sigmoid when any score is outside [0, 1].
 
-    Computed in the scores' own floating dtype, as torch would (float32 saturates at 1.0 for
-    scores above about 17, merging them into one tie).
+    Computed in the scores' own floating dtype, as torch would: float32 saturates at 1.0 for
+    scores above about 17, float16 above about 8 (torch's half kernels compute in float32 and
+    round once to half), merging them into one tie.  ``score_dtype="float16"`` when the input
+    was half precision (the engine holds such scores as float64, exactly).
     """
     s = thresholds if thresholds.dtype.kind == "f" else thresholds.astype(np.float64)
     if ((s < 0) | (s > 1)).any():
+        if score_dtype == "float16":
+            return expit(s.astype(np.float32)).astype(np.float16)
         s = expit(s)
     return s
 
@@ -122,18 +132,33 @@ def _merge_equal(values: np.ndarray, counts: BinaryCounts) -> tuple[np.ndarray, 
     return counts.tp[last], counts.fp[last]
 
 
-def torch_exact_counts(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
+def torch_linspace01(steps: int) -> np.ndarray:
+    """``torch.linspace(0, 1, steps)`` (float32, CPU): the step rounded to float32, each point
+    ``step·i`` from 0 for the first half and ``1 − step·(steps − 1 − i)`` for the second,
+    computed in float64 and rounded once.  NumPy's float32 ``linspace`` differs by one ulp at
+    some points (for ``steps=1000``, at 121 of them)."""
+    step = np.float64(np.float32(1) / np.float32(steps - 1))
+    i = np.arange(steps, dtype=np.float64)
+    return np.where(i < steps // 2, step * i, 1.0 - step * (steps - 1 - i)).astype(np.float32)
+
+
+def torch_exact_counts(
+    counts: BinaryCounts, score_dtype: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """torchmetrics's exact points: the counts at the distinct (sigmoid-normalised) scores."""
-    return _merge_equal(_torch_scores(counts.thresholds), counts)
+    return _merge_equal(_torch_scores(counts.thresholds, score_dtype), counts)
 
 
-def torch_binned_counts(counts: BinaryCounts, *, thresholds) -> tuple[np.ndarray, np.ndarray]:
-    """torchmetrics's binned counts at its thresholds, in increasing order (counts decreasing)."""
-    s = _torch_scores(counts.thresholds)
+def torch_binned_counts(
+    counts: BinaryCounts, *, thresholds, score_dtype: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """torchmetrics's binned counts at its thresholds: its own float32 grid for a number, a
+    list in the order given (as torchmetrics takes it)."""
+    s = _torch_scores(counts.thresholds, score_dtype)
     grid = (
-        np.linspace(0, 1, thresholds, dtype=np.float32)
+        torch_linspace01(int(thresholds))
         if isinstance(thresholds, int | np.integer)
-        else np.sort(np.asarray(thresholds))
+        else np.asarray(thresholds)  # in the order given, as torchmetrics takes it
     ).astype(np.float64)
     # number of distinct scores >= each threshold (scores decreasing)
     admitted = np.searchsorted(-s.astype(np.float64), -grid, side="right")
@@ -142,12 +167,12 @@ def torch_binned_counts(counts: BinaryCounts, *, thresholds) -> tuple[np.ndarray
     return cum_tp[admitted], cum_fp[admitted]
 
 
-def torchmetrics_area(counts: BinaryCounts, *, thresholds) -> float:
+def torchmetrics_area(counts: BinaryCounts, *, thresholds, score_dtype: str | None = None) -> float:
     """torchmetrics ``BinaryAveragePrecision``: exact (``thresholds=None``) or binned."""
     if thresholds is None:
-        tp, fp = torch_exact_counts(counts)
+        tp, fp = torch_exact_counts(counts, score_dtype)
         return area_from_counts(tp, fp, counts.n_pos, "average_precision")
-    tp, fp = torch_binned_counts(counts, thresholds=thresholds)
+    tp, fp = torch_binned_counts(counts, thresholds=thresholds, score_dtype=score_dtype)
     total = tp + fp
     precision = np.divide(tp, total, out=np.zeros_like(tp), where=total > 0)
     recall = np.append(tp / counts.n_pos, 0.0)

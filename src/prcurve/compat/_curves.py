@@ -29,7 +29,7 @@ import numpy as np
 from .._core._counts import BinaryCounts, binary_counts
 from .._core._interpolation import dg_segment_areas
 from .._core._results import compact_repr
-from ._auc import check_counts, prepare
+from ._auc import _is_half, check_counts, prepare
 from ._binned import keras_counts, spark_counts, torch_binned_counts, torch_exact_counts
 from ._interpolated import precrec_points
 from ._rocr import rocr_points
@@ -141,7 +141,7 @@ def tool_curve(counts: BinaryCounts, tool: str, options: dict) -> ToolCurve:
         if tool == "sklearn":
             tp, fp = counts.tp, counts.fp
         elif options["thresholds"] is None:
-            tp, fp = torch_exact_counts(counts)
+            tp, fp = torch_exact_counts(counts, options.get("score_dtype"))
         else:
             tp, fp = (a[::-1] for a in torch_binned_counts(counts, **options))
         tp, fp = _from_origin(tp.astype(np.float64), fp.astype(np.float64))
@@ -217,4 +217,6 @@ def pr_curve(
     """
     tool, options = prepare(tool, tool_options, sample_weight is not None)
     counts = binary_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    if tool in ("torchmetrics", "torchmetrics_binned") and _is_half(y_score):
+        options = {**options, "score_dtype": "float16"}  # torch's sigmoid runs in half
     return tool_curve(counts, tool, options)

@@ -70,7 +70,7 @@ _ENTRIES = (
         "exact: the same step sum as AP; scores outside [0, 1] pass through a sigmoid first, "
         "which can merge saturated scores into ties",
         False,
-        "source formula",
+        "torchmetrics itself (the torch CI job)",
         thresholds=None,
     ),
     _entry(
@@ -78,10 +78,10 @@ _ENTRIES = (
         "torchmetrics BinaryAveragePrecision(thresholds=T)",
         "Lightning-AI/torchmetrics functional/classification/precision_recall_curve.py, "
         "_binary_precision_recall_curve_update and _compute",
-        "binned: the step sum at T thresholds linspace(0, 1, T), score >= threshold, "
-        "precision of an empty bin 0",
+        "binned: the step sum at T thresholds torch.linspace(0, 1, T) (or a list, in its "
+        "order), score >= threshold, precision of an empty bin 0",
         False,
-        "source formula",
+        "torchmetrics itself (the torch CI job)",
         thresholds=100,
     ),
     _entry(
@@ -92,7 +92,7 @@ _ENTRIES = (
         "binned: scores clipped to [0, 1], counted at T thresholds i/(T−1) (ends −ε and 1+ε, "
         "score > threshold), exact Davis–Goadrich area between the bins",
         True,
-        "source formula",
+        "Keras 3 itself, KERAS_BACKEND=torch (the torch CI job)",
         num_thresholds=200,
     ),
     _entry(
