@@ -202,3 +202,36 @@ def test_bad_options_are_one_clear_error():
         PRCurveMetric(accumulator=list)
     with pytest.raises(TypeError, match="sync_on_compute: expected True or False, got 1"):
         PRCurveMetric(sync_on_compute=1)
+
+
+def test_max_bins_caps_the_state_and_bounds_the_error(torch, rng):
+    """``max_bins``: exact (bounds 0) while the distinct scores fit; once they overflow, memory
+    stays capped and the exact AP and DG area lie within the stated bounds."""
+    y, s = _data(rng)
+    rounded = np.round(s, 1)  # few distinct scores: fits in 4096 bins
+    exact = PRCurveMetric(max_bins=4096)
+    exact.update(torch.from_numpy(rounded), torch.from_numpy(y))
+    res = exact.compute()
+    _assert_same_curve(res.curve, pr_curve(y, rounded))
+    assert res.error_bounds == dict.fromkeys(
+        ("average_precision", "davis_goadrich", "precision"), 0.0
+    )
+    capped = PRCurveMetric(max_bins=16)
+    for i in range(0, y.shape[0], 250):
+        capped.update(torch.from_numpy(s[i : i + 250]), torch.from_numpy(y[i : i + 250]))
+    assert capped.accumulator.n_bins <= 16
+    res = capped.compute()
+    ref = pr_curve(y, s)
+    for method in ("average_precision", "davis_goadrich"):
+        bound = res.error_bounds[method]
+        assert 0 < bound < 0.5
+        got = res.average_precision if method == "average_precision" else res.davis_goadrich
+        assert abs(got - ref.auc(method)) <= bound
+    assert res.bounded is not None and res.curve is res.bounded.binned
+
+
+def test_max_bins_errors():
+    with pytest.raises(TypeError, match="max_bins: give accumulator or max_bins, not both"):
+        PRCurveMetric(max_bins=8, accumulator=PRAccumulator)
+    with pytest.raises(ValueError, match="max_bins"):
+        PRCurveMetric(max_bins=0)

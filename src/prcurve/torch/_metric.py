@@ -8,18 +8,23 @@ Syncing merges the processes' accumulators (:mod:`._sync`) instead of concatenat
 so the result is the curve of the pooled data, equal to :func:`prcurve.pr_curve` on it.
 
 The state is whatever ``accumulator()`` builds: any object with ``update(y_true, y_score, *,
-sample_weight=, pos_label=)``, ``merge(other)`` (both in place), ``curve()`` and pickling -- so
-an accumulator with capped memory can be passed as ``accumulator=lambda: Bounded(...)``.
-``compute`` reads the curve's ``auc(method)``; operating points are chosen on the curve's counts.
+sample_weight=, pos_label=)``, ``merge(other)`` (both in place), ``curve()`` and pickling.
+``max_bins=`` is the one built in with capped memory: :class:`prcurve.BoundedPRAccumulator`,
+exact while the distinct scores fit, otherwise returning with its areas a proven bound on their
+error (:attr:`PRMetricResult.error_bounds`).  ``compute`` reads the curve's ``auc(method)``;
+operating points are chosen on the curve's counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .._core._accumulator import PRAccumulator
+from .._core._bounded import BoundedPRAccumulator
+from .._core._bounded_curve import BoundedPRCurve
 from .._core._empirical import PRCurve
 from .._core._operating import OperatingPoint
 from .._core._results import compact_repr
@@ -28,6 +33,9 @@ from ._sync import distributed_world_size, gather_accumulators, merged
 from ._tensors import batch_arrays
 
 __all__ = ["PRCurveMetric", "PRMetricResult"]
+
+#: The quantities :attr:`PRMetricResult.error_bounds` bounds.
+BOUNDED = ("average_precision", "davis_goadrich", "precision")
 
 
 @compact_repr
@@ -48,12 +56,25 @@ class PRMetricResult:
     operating_points : tuple of OperatingPoint
         One per ``(criterion, target)`` given to the metric, in that order, chosen by the rules
         of :func:`prcurve.operating_point` (no intervals).
+    error_bounds : dict
+        The most ``average_precision``, ``davis_goadrich`` and ``precision`` (at any recall)
+        can be from their exact values: all 0 with an exact state; with ``max_bins`` once the
+        distinct scores overflowed, the proven bounds of :class:`prcurve.BoundedPRCurve` (whose
+        ``binned`` curve is then :attr:`curve`, and whose operating points are bin edges).
+    bounded : BoundedPRCurve or None
+        The bounded accumulator's whole result (None with an exact accumulator).
     """
 
     curve: PRCurve
     average_precision: float
     davis_goadrich: float
     operating_points: tuple[OperatingPoint, ...]
+    error_bounds: dict[str, float] = field(
+        default_factory=lambda: dict.fromkeys(
+            ("average_precision", "davis_goadrich", "precision"), 0.0
+        )
+    )
+    bounded: BoundedPRCurve | None = None
 
 
 def _check_factory(accumulator: Any) -> tuple[Callable[[], Any], Any]:
@@ -93,6 +114,10 @@ class PRCurveMetric:
     accumulator : callable, optional
         Builds an empty state (default :class:`prcurve.PRAccumulator`, exact).  Any object with
         in-place ``update``/``merge``, ``curve()`` and pickling fits (see the module notes).
+    max_bins : int, optional
+        Cap the state at ``max_bins`` bins (32 bytes each) with
+        :class:`prcurve.BoundedPRAccumulator`: exact while the distinct scores fit, otherwise
+        the result carries proven error bounds.  Not together with ``accumulator``.
     sync_on_compute : bool
         Merge every process's state in ``compute`` when ``torch.distributed`` is initialised
         (default True).  ``compute`` is then a collective: every process must call it.
@@ -116,6 +141,7 @@ class PRCurveMetric:
         operating_points: Sequence[tuple[str, float]] = (),
         pos_label: Any = None,
         accumulator: Callable[[], Any] | None = None,
+        max_bins: int | None = None,
         sync_on_compute: bool = True,
         process_group: Any = None,
     ) -> None:
@@ -138,6 +164,11 @@ class PRCurveMetric:
         self.pos_label = pos_label
         self.sync_on_compute = sync_on_compute
         self.process_group = process_group
+        if max_bins is not None:
+            if accumulator is not None:
+                raise TypeError("max_bins: give accumulator or max_bins, not both")
+            BoundedPRAccumulator(max_bins=max_bins)  # checks max_bins
+            accumulator = partial(BoundedPRAccumulator, max_bins=max_bins)
         self._factory, self._state = _check_factory(accumulator)
 
     def __repr__(self) -> str:
@@ -185,11 +216,25 @@ class PRCurveMetric:
         states = self._gathered()
         # one process: read the local state in place (curve() does not change it)
         pooled = states[0] if len(states) == 1 else merged(self._factory, states)
-        curve = pooled.curve()
+        result = pooled.curve()
+        curve = result.binned if isinstance(result, BoundedPRCurve) else result
         points = _points_from_counts(curve, self.operating_points) if self.operating_points else []
+        if not isinstance(result, BoundedPRCurve):
+            return PRMetricResult(
+                curve=curve,
+                average_precision=float(curve.auc("average_precision")),
+                davis_goadrich=float(curve.auc("davis_goadrich")),
+                operating_points=tuple(points),
+            )
         return PRMetricResult(
             curve=curve,
-            average_precision=float(curve.auc("average_precision")),
-            davis_goadrich=float(curve.auc("davis_goadrich")),
+            average_precision=float(result.auc("average_precision")),
+            davis_goadrich=float(result.auc("davis_goadrich")),
             operating_points=tuple(points),
+            error_bounds={
+                "average_precision": result.ap_bound,
+                "davis_goadrich": result.dg_bound,
+                "precision": result.precision_bound,
+            },
+            bounded=result,
         )
