@@ -40,7 +40,7 @@ from .render._multi_page import (
     ranking_html,
 )
 from .render._multi_page import settings_html as _settings_html
-from .render._page import heading, img, note, num, page, table
+from .render._page import heading, img, num, page, table
 from .render._templates import render
 
 __all__ = ["write_cv_report"]
@@ -231,7 +231,6 @@ def _body(
         body.append(operating_html(e, opts.level, folds=True))
     body.append(how_to_read("folds"))
     return body
-
 
 
 def _vertical_csv(res: Any) -> str:

@@ -43,8 +43,8 @@ from .render._multi_page import (
 )
 from .render._multi_page import settings_html as _settings_html
 from .render._page import heading, img, note, num, page, table
-from .render._templates import render
 from .render._png import figure_png
+from .render._templates import render
 
 __all__ = [
     "MultiOptions",

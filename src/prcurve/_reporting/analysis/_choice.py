@@ -484,9 +484,7 @@ def _cost_choice(
     return CostChoice(
         cost_ratio=ratio,
         prevalence=pi_all,
-        prevalence_source="data" if deploy is None else (
-            "known" if deploy.count is None else "count"
-        ),  # fmt: skip
+        prevalence_source=_prevalence_source(deploy),
         threshold=t_all,
         expected_cost=ec.minimum,
         net_benefit=nb_all,
@@ -507,6 +505,13 @@ def _cost_choice(
             r["treat_all"], treat, pi_sub - (1 - pi_sub) * ratio, scale, level
         ),
     )
+
+
+def _prevalence_source(deploy: Any) -> str:
+    """Where the cost's π comes from: the data, a known deployment π, or an estimated one."""
+    if deploy is None:
+        return "data"
+    return "known" if deploy.count is None else "count"
 
 
 def _top_k_choice(

@@ -113,7 +113,8 @@ def _header(data: dict[str, Any], figures: list[Figure]) -> Markup:
              _fmt(s["auc_pr"]["davis_goadrich"]), _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
              _fmt(s["roc_auc"]), _fmt(s["auprg"]), _fmt(s["best_f1"]["f1"])]
         )  # fmt: skip
-    links = [(f"section-{fig.key}", name) for fig, name in zip(figures[1:], data["scorers"])]
+    scorers = zip(figures[1:], data["scorers"], strict=True)
+    links = [(f"section-{fig.key}", name) for fig, name in scorers]
     if any("threshold_choice" in s for s in data["scorers"].values()):
         links.append(("choosing", "choosing a threshold"))
     if data["comparisons"]:

@@ -29,6 +29,7 @@ __all__ = [
 
 CRITERION_NAMES = {"min_precision": "precision ≥", "min_recall": "recall ≥"}
 
+
 def fmt(x: Any, digits: int = 4) -> str:
     """A number for the page ("–" for None)."""
     return "–" if x is None else f"{float(x):.{digits}f}"

@@ -56,9 +56,7 @@ def page(
 ) -> str:
     """A whole page in the base layout: ``h1`` (default: the title) as its heading, the
     sections in order, and (``made_by``) the version that made it."""
+    heading = title if h1 is None else h1
     return str(
-        render(
-            "base.html", title=title, heading=title if h1 is None else h1, sections=sections,
-            made_by=made_by,
-        )  # fmt: skip
+        render("base.html", title=title, heading=heading, sections=sections, made_by=made_by)
     )

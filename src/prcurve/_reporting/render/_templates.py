@@ -5,10 +5,11 @@ sections, each rendered from its own template.  Autoescaping is on for every tem
 value placed with ``{{ ... }}`` (a column name, a label, a file name: all user strings) reaches
 the page as text whatever it contains.  Markup reaches a template unescaped only as
 :class:`markupsafe.Markup`, and the only places that make it are here: :func:`render` (the
-output of an autoescaped template), :func:`code`, :func:`code_list` and :func:`with_ci` (literal tags
-around arguments that :meth:`Markup.format` and :meth:`Markup.join` escape); elsewhere markup is
-only combined (``code(a) + " − " + code(b)`` escapes the plain string).  So no name can reach the page unescaped, and a
-reader checks the page's safety in this one file (``grep -rn "Markup(" src/prcurve``).
+output of an autoescaped template), :func:`code`, :func:`code_list` and :func:`with_ci`
+(literal tags around arguments that :meth:`Markup.format` and :meth:`Markup.join` escape);
+elsewhere markup is only combined (``code(a) + " − " + code(b)`` escapes the plain string).
+So no name can reach the page unescaped, and a reader checks the page's safety in this one file
+(``grep -rn "Markup(" src/prcurve``; ``tests/reporting/test_templates.py`` checks it too).
 
 Jinja2 is imported on the first page rendered: ``import prcurve`` and the CLI's start do not
 pay for it.
