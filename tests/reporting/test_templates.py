@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ._helpers import two_scorer_csv
+
 ROOT = Path(__file__).resolve().parents[2]
 RENDER = ROOT / "src" / "prcurve" / "_reporting" / "render"
 EVIL = "<script>alert(1)</script>&\"'"
@@ -111,6 +113,22 @@ def test_names_reach_every_page_shape_escaped(tmp_path, shape):
     assert text.count(EVIL) >= shown, (shape, text.count(EVIL))
     # every attribute holding the name holds all of it (no quote closed an attribute early)
     assert all(v.count("<script>") == v.count(EVIL) for v in parsed.attributes)
+
+
+def test_a_p_value_at_its_floor_is_escaped_in_the_ranking(tmp_path):
+    """ "p < 0.005" in the ranking's sentence was written into the page with a raw ``<``."""
+    path = two_scorer_csv(tmp_path / "d.csv")
+    out = tmp_path / "out"
+    res = subprocess.run(
+        [sys.executable, "-m", "prcurve", "report", str(path), "--label", "y", "--score", "a",
+         "--score", "b", "--out", str(out), "--quiet", "--n-resamples", "200"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    page = (out / "report.html").read_text(encoding="utf-8")
+    ranking = page.split('<ul class="ranking">', 1)[1].split("</ul>", 1)[0]
+    assert "the difference is significant (p &lt; 0.005;" in ranking
+    assert "< 0" not in page
 
 
 def test_every_page_shape_shares_the_base_layout(tmp_path):
