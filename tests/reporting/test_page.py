@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score
@@ -70,7 +72,7 @@ def test_weak_evidence_is_called_not_significant(rare):
     text = ranking(summary(analysis))
     # the weak scorer is far behind but the data has few positives: whichever way the bootstrap
     # decides, the verdict follows its interval and p-value (checked above); here both show
-    assert format_p_value(c.p_value, c.n_resamples) in text
+    assert html.escape(format_p_value(c.p_value, c.n_resamples)) in text
 
 
 def test_page_explains_every_headline_term(example):

@@ -134,7 +134,7 @@ def test_worse_than_chance_warned_on_page_json_and_stderr(breast_cancer_report):
     stderr_lines = [ln for ln in res.stderr.splitlines() if ln.startswith("prcurve: warning:")]
     assert stderr_lines == [f"prcurve: warning: {warning}"]
     page = _page(out)
-    assert page.count(html.escape(warning)) == 2  # under the ranking and in its section
+    assert html.unescape(page).count(warning) == 2  # under the ranking and in its section
     assert "worse than chance: see the warning below" in page
 
 

@@ -13,12 +13,12 @@ listed in ``docs/guide/report-files.md``).
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from markupsafe import Markup
 
 from .. import __version__
 from .._core._area import AUC_PR_METHODS
@@ -40,7 +40,8 @@ from .render._multi_page import (
     ranking_html,
 )
 from .render._multi_page import settings_html as _settings_html
-from .render._page import img, num, page, table
+from .render._page import heading, img, num, page, table
+from .render._templates import render
 
 __all__ = ["write_cv_report"]
 
@@ -184,21 +185,17 @@ def _macro(entries: dict[str, Any], level: float) -> dict[str, Any]:
 def _body(
     summary: dict[str, Any], data: MultiInput, figures: dict[str, bytes], opts: MultiOptions,
     multiclass: bool,
-) -> list[str]:  # fmt: skip
-    esc = html.escape
+) -> list[Markup]:  # fmt: skip
+    """The page's sections (before the settings), from the summary."""
     st, pct = summary["settings"], f"{opts.level:.0%}"
     entries = summary["classes" if multiclass else "scores"]
     folds = next(iter(entries.values()))["folds"]
-    what = (
-        f"{len(entries):,} classes (column {esc(st['label'])})" if multiclass
-        else f"positive label {esc(str(st['positive_label']))}"
-    )  # fmt: skip
     ranked = [(n, e["auc"]["average_precision"]["mean"],
                e["auc"]["average_precision"]["interval"]) for n, e in entries.items()]  # fmt: skip
     body = [
-        f'<p class="note">{esc(data.source)}: {summary["n"]:,} rows, {what}, '
-        f"{len(folds):,} folds from column {esc(st['fold'])}. New to these numbers? See "
-        '<a href="#how-to-read">how to read this report</a>.</p>',
+        render("multi/intro.html", source=data.source, n=summary["n"],
+               classes=len(entries) if multiclass else None, label=st["label"],
+               positive_label=str(st["positive_label"]), folds=len(folds), fold=st["fold"]),
         ranking_html(
             "Which classes are told apart best?" if multiclass else "Which scorer is best?",
             ranked, opts.level,
@@ -214,16 +211,14 @@ def _body(
             ]
             for m, e in summary["macro"].items()
         ]
-        body += ["<h2>Macro average over classes</h2>", table(
+        body += [heading("Macro average over classes"), table(
             ["estimator", "mean over folds", f"{pct} t-interval", "per fold"], rows)]  # fmt: skip
     for name, e in entries.items():
-        kind = "Class" if multiclass else "Score column"
-        body.append(f"<h2>{kind} <code>{esc(name)}</code></h2>")
-        if multiclass:
-            body.append(
-                f'<p class="note">Score column <code>{esc(e["score_column"])}</code>; '
-                f"{e['support']:,} rows of this class.</p>"
-            )
+        body.append(
+            render("multi/problem.html", kind="Class" if multiclass else "Score column",
+                   name=name, score_column=e["score_column"] if multiclass else None,
+                   support=e.get("support"), positives=False)
+        )  # fmt: skip
         body.append(img(figures[name], f"fold curves of {name}"))
         rows = [
             [method_name(m), fmt(a["mean"]), interval(a["interval"]), fmt(a["pooled"]),

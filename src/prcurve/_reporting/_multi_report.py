@@ -11,7 +11,6 @@ the binary page's sections (:mod:`.render._multi_page`).  Written atomically: ``
 
 from __future__ import annotations
 
-import html
 import json
 import warnings
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from markupsafe import Markup
 
 from .. import __version__
 from .._core._area import AUC_PR_METHODS
@@ -42,8 +42,9 @@ from .render._multi_page import (
     ranking_html,
 )
 from .render._multi_page import settings_html as _settings_html
-from .render._page import img, num, page, table
+from .render._page import heading, img, note, num, page, table
 from .render._png import figure_png
+from .render._templates import render
 
 __all__ = [
     "MultiOptions",
@@ -238,33 +239,32 @@ def _averages(
     return out
 
 
-def _body(summary: dict[str, Any], data: MultiInput, figure: bytes, opts: MultiOptions) -> list:
-    esc = html.escape
+def _body(
+    summary: dict[str, Any], data: MultiInput, figure: bytes, opts: MultiOptions
+) -> list[Markup]:
+    """The page's sections (before the settings), from the summary."""
     pct = f"{opts.level:.0%}"
     classes = summary["classes"]
     ranked = [(c, e["auc_pr"]["average_precision"], e["interval"]) for c, e in classes.items()]
     body = [
-        f'<p class="note">{esc(data.source)}: {summary["n"]:,} rows, {len(classes):,} classes '
-        f"(column {esc(summary['settings']['label'])}); one-vs-rest curves of every class and "
-        "the micro curve of all (row, class) pairs. New to these numbers? See "
-        '<a href="#how-to-read">how to read this report</a>.</p>',
+        render("multi/intro.html", source=data.source, n=summary["n"], classes=len(classes),
+               label=summary["settings"]["label"], folds=None),
         ranking_html("Which classes are told apart best?", ranked, opts.level),
         img(figure, "one-vs-rest PR curves"),
-        "<h2>Averaged AUC-PR</h2>",
+        heading("Averaged AUC-PR"),
         table(
             ["average", "Average precision", f"{pct} bootstrap interval",
              method_name("davis_goadrich")],
             [[a, fmt(e["average_precision"]), interval(e["interval"]), fmt(e["davis_goadrich"])]
              for a, e in summary["averages"].items()],
         ),
-        f'<p class="note">Percentile bootstrap over rows, {opts.n_resamples:,} resamples.</p>',
+        note(f"Percentile bootstrap over rows, {opts.n_resamples:,} resamples."),
     ]  # fmt: skip
     for cls, e in classes.items():
-        body.append(f"<h2>Class <code>{esc(cls)}</code></h2>")
         body.append(
-            f'<p class="note">Score column <code>{esc(e["score_column"])}</code>; '
-            f"{e['support']:,} rows of this class (positives).</p>"
-        )
+            render("multi/problem.html", kind="Class", name=cls, score_column=e["score_column"],
+                   support=e["support"], positives=True)
+        )  # fmt: skip
         rows = [[method_name(m), fmt(v)] for m, v in e["auc_pr"].items()]
         rows[0].append(interval(e["interval"]))
         body.append(

@@ -8,7 +8,6 @@ functional estimator PR̂(x) (Hughes-Oliver Figures 7–11).  Both write a self-
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,7 +19,9 @@ from .._population._curves import population_curves
 from .._population._simulation import simulate_pr_estimator
 from .output._output import write_tree
 from .output._write import curve_csv
+from .render._page import heading as _heading
 from .render._page import img as _img
+from .render._page import note as _note
 from .render._page import num as _num
 from .render._page import page as _page
 from .render._page import table as _table
@@ -82,7 +83,7 @@ def write_population(
             }
             rows.append(
                 [
-                    f"Case {html.escape(name)}",
+                    f"Case {name}",
                     f"{p:.4g}",
                     _f(_num(ends.pr_start[1])),
                     _f(_num(ends.pr_end[1])),
@@ -103,14 +104,16 @@ def write_population(
     summary["files"] = ["report.html", "summary.json", *files]
     body = [
         _img(png, "score densities, ROC and PR curves of the population models"),
-        "<h2>End points and shape (Hughes-Oliver P2, P3)</h2>",
+        _heading("End points and shape (Hughes-Oliver P2, P3)"),
         _table(
             ["case", "prevalence π₊", "PR(0+)", "PR(1)", "chance π₊", "PR monotone"],
             rows,
         ),
-        '<p class="note">Population PR curve y(x) = π₊ / (π₊ + π₋·[1 − F₋(F₊⁻¹(1 − x))]/x) '
-        "(Hughes-Oliver eq. 5); the grey dotted curve is the achievable lower bound "
-        "π₊x/(π₊x + π₋). Curves on a grid are in curves/*.csv.</p>",
+        _note(
+            "Population PR curve y(x) = π₊ / (π₊ + π₋·[1 − F₋(F₊⁻¹(1 − x))]/x) "
+            "(Hughes-Oliver eq. 5); the grey dotted curve is the achievable lower bound "
+            "π₊x/(π₊x + π₋). Curves on a grid are in curves/*.csv."
+        ),
     ]
     files["report.html"] = _page("Population precision–recall curves", body)
     files["summary.json"] = json.dumps(summary, indent=2, allow_nan=False)
@@ -193,14 +196,16 @@ def write_simulation(
             for k in range(x.shape[0])
         ]
         body += [
-            f"<h2>n = {sim.n:,}</h2>",
+            _heading(f"n = {sim.n:,}"),
             _table(["x", "PR(x)", "mean PR̂(x)", "bias", "n·Var PR̂(x)", "σ²(x)"], rows),
         ]
     body.append(
-        '<p class="note">Hughes-Oliver section 3.2: histograms of the functional estimator PR̂(x) '
-        "over replicates, with a kernel density (black), the normal approximation "
-        "N(PR(x), σ²(x)/n) with the corrected variance σ²(x) (purple, continuous laws only) and "
-        "the population value (dashed). The replicates are in estimates/*.csv.</p>"
+        _note(
+            "Hughes-Oliver section 3.2: histograms of the functional estimator PR̂(x) over "
+            "replicates, with a kernel density (black), the normal approximation "
+            "N(PR(x), σ²(x)/n) with the corrected variance σ²(x) (purple, continuous laws "
+            "only) and the population value (dashed). The replicates are in estimates/*.csv."
+        )
     )
     summary = {
         "prcurve_version": __version__,

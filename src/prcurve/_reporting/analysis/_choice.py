@@ -357,33 +357,78 @@ def analyse_choice(
     sample = (
         prepare_counted(pr, ys, ss) if ws is None and not plan.subsampled else prepare(ys, ss, ws)
     )
-    sub_counts = sample.counts
     gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM, index, 1)))
     deploy = None if prevalence is None else check_deployment_prevalence(prevalence)
     ratio = 1.0 if cost_ratio is None else float(cost_ratio)
-    reps: dict[str, list[np.ndarray]] = {}
-    # the held threshold and depth in the resampled rows
-    pi_sub = _pi(sub_counts, prevalence)
-    t_all, col_all, tpr_all, fpr_all = _cost_point(counts, ratio, _pi(pr, prevalence))
-    _, col_sub, _, _ = _cost_point(sub_counts, ratio, pi_sub)
-    held = _held(sub_counts.thresholds, t_all)
+    # the threshold of all rows, held in the resampled rows
+    held = _held(sample.counts.thresholds, _cost_point(counts, ratio, _pi(pr, prevalence))[0])
     n_all, n_sub = int(y.shape[0]) if n_rows is None else n_rows, int(ys.shape[0])
     depth = None if top_k is None else check_depth(top_k, n_all)
     depth_sub = None if depth is None else depth * n_sub / n_all
     exact_top = depth is not None and w is None and depth <= EXACT_ROWS
     deep_top = depth is not None and not exact_top and ws is None  # in this pass: every group
+    r = _replicates(
+        sample, plan.n_resamples, gen, progress, held=held, ratio=ratio, deploy=deploy,
+        want_cost=want_cost, depth_sub=depth_sub if deep_top else None,
+    )  # fmt: skip
+    if exact_top and depth is not None:  # every row, the top rows only (._topk)
+        top_gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM, index, 4)))
+        r["precision_at_k"], r["recall_at_k"] = top_k_replicates(
+            pr.tp, pr.fp, depth, plan.n_resamples, top_gen
+        )
+    cost = None
+    if want_cost:
+        cost = _cost_choice(r, pr, sample.counts, ratio, prevalence, deploy, held, plan, level)
+    topk = None
+    if depth is not None and top_k is not None and depth_sub is not None:
+        if exact_top:
+            resampled, sub_rank = n_all, None
+        elif ws is None:
+            resampled, sub_rank = n_sub, _rank(sample.counts, ys, ss, None)
+        else:
+            resampled, sub_rank = 0, None
+            notes.append(
+                "precision@K and recall@K: no interval with sample weights (the bootstrap would "
+                "need the rows of each replicate's tie groups)"
+            )
+        topk = _top_k_choice(
+            r, _rank(counts, y, score, w), sub_rank, top_k, depth, depth_sub, resampled,
+            plan.scale, level,
+        )  # fmt: skip
+    return ThresholdChoice(cost, topk, notes)
+
+
+def _replicates(
+    sample: Any,
+    n_resamples: int,
+    gen: np.random.Generator,
+    progress: Any,
+    *,
+    held: int,
+    ratio: float,
+    deploy: Any,
+    want_cost: bool,
+    depth_sub: float | None,
+) -> dict[str, np.ndarray]:
+    """The bootstrap replicates of the resampled rows ``sample``, one pass: with ``want_cost``
+    each replicate's cost-optimal threshold and flagged share, the net benefit at the held
+    column ``held`` (-1: flag nothing), treat-all and π; with ``depth_sub`` precision and recall
+    at that depth (every tie group needed)."""
+    sub_counts = sample.counts
     # a replicate's least cost lies at a group holding one of its positives (below a group
     # without, the cost only grows), so the groups holding a positive and the held threshold's
     # are the only columns needed: exact, and about n₊/n of them on imbalanced data
-    cols = None if deep_top else np.union1d(positive_columns(sample), [held] if held >= 0 else [])
-    cols = None if cols is None else cols.astype(np.intp)
+    cols = None
+    if depth_sub is None:
+        cols = np.union1d(positive_columns(sample), [held] if held >= 0 else []).astype(np.intp)
     where = np.arange(sub_counts.thresholds.shape[0]) if cols is None else cols
     thresholds_sub = np.concatenate(
         [[np.inf], np.asarray(sub_counts.thresholds, np.float64)[where]]
     )
     h = -1 if held < 0 else int(np.searchsorted(where, held))  # the held column among them
-    passes = want_cost or deep_top
-    blocks = bootstrap_blocks(sample, plan.n_resamples, gen, progress, cols) if passes else ()
+    passes = want_cost or depth_sub is not None
+    blocks = bootstrap_blocks(sample, n_resamples, gen, progress, cols) if passes else ()
+    reps: dict[str, list[np.ndarray]] = {}
     for tp, fp, npos, nneg in blocks:
         npos = np.asarray(npos, dtype=np.float64)
         nneg = np.asarray(nneg, dtype=np.float64)
@@ -404,78 +449,97 @@ def analyse_choice(
             reps.setdefault("net_benefit", []).append(nb)
             reps.setdefault("treat_all", []).append(pi[:, 0] - (1 - pi[:, 0]) * ratio)
             reps.setdefault("pi", []).append(pi[:, 0].copy())
-        if deep_top and depth_sub is not None:
+        if depth_sub is not None:
             tp_k = depth_counts(tp, tp + fp, depth_sub)
             reps.setdefault("precision_at_k", []).append(tp_k / depth_sub)
             reps.setdefault("recall_at_k", []).append(tp_k / npos)
-    r = {key: np.concatenate(v) for key, v in reps.items()}
-    if exact_top and depth is not None:  # every row, the top rows only (._topk)
-        top_gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM, index, 4)))
-        r["precision_at_k"], r["recall_at_k"] = top_k_replicates(
-            pr.tp, pr.fp, depth, plan.n_resamples, top_gen
-        )
+    return {key: np.concatenate(v) for key, v in reps.items()}
+
+
+def _cost_choice(
+    r: dict[str, np.ndarray],
+    pr: PRCurve,
+    sub_counts: Any,
+    ratio: float,
+    prevalence: float | tuple[int, int] | None,
+    deploy: Any,
+    held: int,
+    plan: Plan,
+    level: float,
+) -> CostChoice:
+    """The cost-optimal threshold of all rows and its intervals from the replicates ``r`` of
+    the resampled rows (counts ``sub_counts``, the threshold of all rows at column ``held``)."""
+    counts = _counts(pr)
+    pi_all, pi_sub = _pi(pr, prevalence), _pi(sub_counts, prevalence)
+    t_all, col_all, tpr_all, fpr_all = _cost_point(counts, ratio, pi_all)
+    col_sub = _cost_point(sub_counts, ratio, pi_sub)[1]
     scale = plan.scale
-    cost: CostChoice | None = None
-    if want_cost:
-        pi_all = _pi(pr, prevalence)
-        nb_all = pi_all * tpr_all - (1 - pi_all) * ratio * fpr_all
-        nb_sub = 0.0 if held < 0 else (
-            pi_sub * float(sub_counts.tp[held] / sub_counts.n_pos)
-            - (1 - pi_sub) * ratio * float(sub_counts.fp[held] / sub_counts.n_neg)
-        )  # fmt: skip
-        ec = expected_cost_of_counts(counts, ratio, 1.0, pi_all)
-        treat = pi_all - (1 - pi_all) * ratio
-        nb_ci = _interval(r["net_benefit"], nb_all, nb_sub, scale, level)
-        cost = CostChoice(
-            cost_ratio=ratio,
-            prevalence=pi_all,
-            prevalence_source="data"
-            if deploy is None
-            else ("known" if deploy.count is None else "count"),
-            threshold=t_all,
-            expected_cost=ec.minimum,
-            net_benefit=nb_all,
-            treat_all=treat,
-            precision=None if col_all < 0 else _precision_at(counts, col_all, pi_all),
-            recall=tpr_all,
-            fpr=fpr_all,
-            queue_rate=pi_all * tpr_all + (1 - pi_all) * fpr_all,  # the share flagged at π
-            threshold_interval=_threshold_interval(
-                r, counts, _share(counts, col_all), _share(sub_counts, col_sub), plan, level
-            ),
-            # expected cost = π − net benefit (units of c_FN), replicate by replicate
-            expected_cost_interval=_interval(
-                r["pi"] - r["net_benefit"], ec.minimum, pi_sub - nb_sub, scale, level
-            ),
-            net_benefit_interval=nb_ci,
-            treat_all_interval=_interval(
-                r["treat_all"], treat, pi_sub - (1 - pi_sub) * ratio, scale, level
-            ),
-        )
-    topk = None
-    if depth is not None and top_k is not None and depth_sub is not None:
-        rank = _rank(counts, y, score, w)
-        prec, rec = _at_depth(rank, depth)
-        p_ci = r_ci = None
-        resampled = 0
-        if exact_top:
-            p_ci = _interval(r["precision_at_k"], prec, prec, 1.0, level)
-            r_ci = _interval(r["recall_at_k"], rec, rec, 1.0, level)
-            resampled = n_all
-        elif ws is None:
-            p_sub, r_sub = _at_depth(_rank(sub_counts, ys, ss, None), depth_sub)
-            p_ci = _interval(r["precision_at_k"], prec, p_sub, scale, level)
-            r_ci = _interval(r["recall_at_k"], rec, r_sub, scale, level)
-            resampled = n_sub
-        else:
-            notes.append(
-                "precision@K and recall@K: no interval with sample weights (the bootstrap would "
-                "need the rows of each replicate's tie groups)"
-            )
-        g = min(int(np.searchsorted(rank.rows, depth, side="left")), rank.rows.shape[0] - 1)
-        at = float(rank.counts.thresholds[g])  # the tie group holding the row at the depth
-        topk = TopKChoice(top_k, depth, at, prec, rec, p_ci, r_ci, resampled)
-    return ThresholdChoice(cost, topk, notes)
+    nb_all = pi_all * tpr_all - (1 - pi_all) * ratio * fpr_all
+    nb_sub = 0.0 if held < 0 else (
+        pi_sub * float(sub_counts.tp[held] / sub_counts.n_pos)
+        - (1 - pi_sub) * ratio * float(sub_counts.fp[held] / sub_counts.n_neg)
+    )  # fmt: skip
+    ec = expected_cost_of_counts(counts, ratio, 1.0, pi_all)
+    treat = pi_all - (1 - pi_all) * ratio
+    return CostChoice(
+        cost_ratio=ratio,
+        prevalence=pi_all,
+        prevalence_source=_prevalence_source(deploy),
+        threshold=t_all,
+        expected_cost=ec.minimum,
+        net_benefit=nb_all,
+        treat_all=treat,
+        precision=None if col_all < 0 else _precision_at(counts, col_all, pi_all),
+        recall=tpr_all,
+        fpr=fpr_all,
+        queue_rate=pi_all * tpr_all + (1 - pi_all) * fpr_all,  # the share flagged at π
+        threshold_interval=_threshold_interval(
+            r, counts, _share(counts, col_all), _share(sub_counts, col_sub), plan, level
+        ),
+        # expected cost = π − net benefit (units of c_FN), replicate by replicate
+        expected_cost_interval=_interval(
+            r["pi"] - r["net_benefit"], ec.minimum, pi_sub - nb_sub, scale, level
+        ),
+        net_benefit_interval=_interval(r["net_benefit"], nb_all, nb_sub, scale, level),
+        treat_all_interval=_interval(
+            r["treat_all"], treat, pi_sub - (1 - pi_sub) * ratio, scale, level
+        ),
+    )
+
+
+def _prevalence_source(deploy: Any) -> str:
+    """Where the cost's π comes from: the data, a known deployment π, or an estimated one."""
+    if deploy is None:
+        return "data"
+    return "known" if deploy.count is None else "count"
+
+
+def _top_k_choice(
+    r: dict[str, np.ndarray],
+    rank: Any,
+    sub_rank: Any,
+    top_k: int | float,
+    depth: float,
+    depth_sub: float,
+    resampled: int,
+    scale: float,
+    level: float,
+) -> TopKChoice:
+    """Precision and recall at the top K rows of all rows (``rank``), with their intervals
+    from the replicates ``r``: of every row (``sub_rank`` None, ``resampled`` rows), of a
+    subsample ranked ``sub_rank`` (rescaled by ``scale``), or none (``resampled`` 0)."""
+    prec, rec = _at_depth(rank, depth)
+    p_ci = r_ci = None
+    if resampled and sub_rank is None:
+        p_ci = _interval(r["precision_at_k"], prec, prec, 1.0, level)
+        r_ci = _interval(r["recall_at_k"], rec, rec, 1.0, level)
+    elif resampled:
+        p_sub, r_sub = _at_depth(sub_rank, depth_sub)
+        p_ci = _interval(r["precision_at_k"], prec, p_sub, scale, level)
+        r_ci = _interval(r["recall_at_k"], rec, r_sub, scale, level)
+    g = min(int(np.searchsorted(rank.rows, depth, side="left")), rank.rows.shape[0] - 1)
+    at = float(rank.counts.thresholds[g])  # the tie group holding the row at the depth
+    return TopKChoice(top_k, depth, at, prec, rec, p_ci, r_ci, resampled)
 
 
 def _precision_at(counts: Any, col: int, pi: float) -> float:

@@ -158,6 +158,33 @@ def _subsampled_points(
     return rescale_points(centres, sub_points, reps, p, pr, level)
 
 
+def _points(
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray | None],
+    sub: tuple[np.ndarray, np.ndarray, np.ndarray | None],
+    pr: PRCurve,
+    targets: list[tuple[str, float]],
+    prevalences: Sequence[Any],
+    plan: Plan | None,
+    level: float,
+    n_resamples: int,
+    gen: np.random.Generator,
+    progress: Any,
+    centres: list[OperatingPoint] | None,
+) -> tuple[list[OperatingPoint], list[str]]:
+    """The points of all rows with their intervals: widths from the subsample ``sub`` when
+    ``plan`` (subsampled) is given, else from resampling every row of ``rows``."""
+    if plan is not None:
+        return _subsampled_points(
+            *sub, pr, targets, prevalences, plan, level, gen, progress, centres
+        )
+    y, score, sample_weight = rows
+    return operating_points(
+        y, score, targets, prevalences=prevalences, level=level, n_resamples=n_resamples,
+        rng=gen, progress=progress, sample_weight=sample_weight,
+        counts=pr if sample_weight is None else None,
+    )  # fmt: skip
+
+
 def analyse_operating(
     y: np.ndarray,
     score: np.ndarray,
@@ -199,14 +226,13 @@ def analyse_operating(
     # children 0 and 1 are those of earlier versions (spawn(3) extends spawn(2))
     streams = np.random.SeedSequence(seed, spawn_key=(STREAM, index)).spawn(3)
     notes: list[str] = []
-    points: list[OperatingPoint] = []
+    rows = (y, score, sample_weight)
+    sub = rows
     if subsample_rows is not None:  # the rows given, and which of them the subsample holds
         if n_neg_rows is None:
             n_neg_rows = int(y.shape[0] - np.count_nonzero(y))
         sub = (y[subsample_rows], score[subsample_rows],
                None if sample_weight is None else sample_weight[subsample_rows])  # fmt: skip
-    else:
-        sub = (y, score, sample_weight)
     deploy_plan = plan if deploy_plan is None else deploy_plan
     subsampled = plan is not None and plan.subsampled
     deploy_sub = deploy_plan is not None and deploy_plan.subsampled
@@ -219,31 +245,31 @@ def analyse_operating(
             "plan: expected every row with a prevalence estimated from a count, got a subsample"
         )
     prevalences = (None,) if prevalence is None else (None, prevalence)
-    if targets and subsampled:
-        assert plan is not None
+    points: list[OperatingPoint] = []
+    if targets:
         gen = np.random.default_rng(streams[0])
-        points, more = _subsampled_points(
-            *sub,
-            pr,
-            targets,
-            prevalences,
-            plan,
-            level,
-            gen,
-            progress,
-            centres,
-        )
-        notes += more
-    elif targets:
-        points, more = operating_points(
-            y, score, targets, prevalences=prevalences, level=level, n_resamples=n_resamples,
-            rng=np.random.default_rng(streams[0]), progress=progress,
-            sample_weight=sample_weight, counts=pr if sample_weight is None else None,
+        points, more = _points(
+            rows, sub, pr, targets, prevalences, plan if subsampled else None, level,
+            n_resamples, gen, progress, centres,
         )  # fmt: skip
         notes += more
     n_neg = float(
         np.count_nonzero(~np.asarray(y, dtype=bool)) if n_neg_rows is None else n_neg_rows
     )
+    notes += _no_false_positive_notes(points, n_neg)
+    if prevalence is None:
+        return OperatingAnalysis(points, notes=notes)
+    b_deploy = n_resamples if deploy_plan is None else deploy_plan.n_resamples
+    return _at_prevalence(
+        points, notes, pr, prevalence, sub if deploy_sub else rows,
+        deploy_plan if deploy_sub else None, level, b_deploy, streams[1:],
+    )  # fmt: skip
+
+
+def _no_false_positive_notes(points: list[OperatingPoint], n_neg: float) -> list[str]:
+    """A note for each point whose threshold has no false positive in the data: its precision
+    interval collapses to 1, and the note says what one false positive would give."""
+    notes = []
     for p in points:
         if p.feasible and p.fp == 0 and p.tp is not None and p.precision_interval is not None:
             one = p.tp / (p.tp + p.n_neg / n_neg)  # one false positive (reweighted at π)
@@ -253,8 +279,24 @@ def analyse_operating(
                 "interval collapses to 1; a single false positive among the "
                 f"{n_neg:,.0f} negatives would give precision {one:.4f}"
             )
-    if prevalence is None:
-        return OperatingAnalysis(points, notes=notes)
+    return notes
+
+
+def _at_prevalence(
+    points: list[OperatingPoint],
+    notes: list[str],
+    pr: PRCurve,
+    prevalence: float | tuple[int, int],
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray | None],
+    plan: Plan | None,
+    level: float,
+    n_resamples: int,
+    streams: Sequence[np.random.SeedSequence],
+) -> OperatingAnalysis:
+    """The operating analysis with its deployment part: the curve of all rows at π, its areas,
+    AUPRG and best F₁, the interval of AP and the band at π resampled on ``rows`` (with
+    ``plan`` subsampled: the subsample, the results rescaled to all rows); ``streams``: the
+    interval's and the band's."""
     if isinstance(prevalence, tuple):
         count: tuple[int, int] | None = (int(prevalence[0]), int(prevalence[1]))
         value = prevalence[0] / prevalence[1]
@@ -262,29 +304,27 @@ def analyse_operating(
         count, value = None, float(prevalence)
     started = time.perf_counter()
     deployed = pr.at_prevalence(value)
-    yd, sd, wd = sub if deploy_sub else (y, score, sample_weight)
-    b_deploy = n_resamples if deploy_plan is None else deploy_plan.n_resamples
+    yd, sd, wd = rows
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             ci: AUCPRInterval | None = auc_pr_ci(
                 yd, sd, interval="bootstrap_percentile", prevalence=prevalence, level=level,
-                n_resamples=b_deploy, rng=np.random.default_rng(streams[1]), sample_weight=wd,
+                n_resamples=n_resamples, rng=np.random.default_rng(streams[0]), sample_weight=wd,
             )  # fmt: skip
         except ValueError as exc:
             notes.append(f"bootstrap interval of average precision at π = {value:g}: {exc}")
             ci = None
     notes += [f"average precision at π = {value:g}: {w.message}" for w in caught]
-    band = _band_at(yd, sd, wd, prevalence, level, b_deploy, streams[2], notes)
-    if deploy_sub:  # from the subsample back to all rows
-        assert deploy_plan is not None
+    band = _band_at(yd, sd, wd, prevalence, level, n_resamples, streams[1], notes)
+    if plan is not None:  # from the subsample back to all rows
         if ci is not None:
             centre = area_with_options(
                 pr.tp, pr.fp, pr.n_pos, pr.n_neg, "average_precision", prevalence=value
             )
-            ci = rescale_interval(ci, centre, pr.n_pos, deploy_plan)
+            ci = rescale_interval(ci, centre, pr.n_pos, plan)
         if band is not None:
-            band = rescale_band(band, deployed, deploy_plan)
+            band = rescale_band(band, deployed, plan)
     prg = PRGCurve.from_pr(deployed)
     best = prg.best_f_threshold()
     other = {

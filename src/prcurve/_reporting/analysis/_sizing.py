@@ -464,44 +464,58 @@ def rescale_points(
     for c, sub, r in zip(centres, sub_points, reps, strict=True):
         if not c.feasible or r is None:
             out.append(c)
-            continue
-        what = f"{c.criterion}={c.target:g} at prevalence {c.prevalence:.4g}"
-        t_ci = None
-        if sub.feasible and r.feasible.any():
-            lo, hi = _threshold_ends(c, sub, r, p, curve, probs, space)
-            t_ci = ConfidenceInterval(lo, hi, level)
         else:
-            notes.append(
-                f"{what}: no threshold interval, because the stratified subsample of "
-                f"{p.rows:,} rows its width is estimated from does not meet the target"
-            )
-        ok = np.isfinite(r.precision)
-        p_ci = None
-        precision, recall = float(c.precision or 0.0), float(c.recall or 0.0)  # feasible: set
-        if ok.any() and np.isfinite(r.held_precision):
-            prec = np.clip(precision + p.scale * (r.precision[ok] - r.held_precision), 0, 1)
-            p_lo, p_hi = np.quantile(prec, probs)
-            p_ci = ConfidenceInterval(float(p_lo), float(p_hi), level)
-        rec = np.clip(recall + p.scale * (r.recall - r.held_recall), 0, 1)
-        r_lo, r_hi = np.quantile(rec, probs)
-        share = float(r.feasible.mean())
-        if share < 1:
-            notes.append(
-                f"{1 - share:.1%} of the bootstrap replicates (of a {p.rows:,}-row subsample) "
-                f"have no threshold meeting {c.criterion}={c.target:g}; the threshold interval "
-                "uses the other replicates"
-            )
-        out.append(
-            OperatingPoint(
-                **{
-                    **c.__dict__,
-                    "threshold_interval": t_ci,
-                    "precision_interval": p_ci,
-                    "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
-                    "level": level,
-                    "n_resamples": p.n_resamples,
-                    "feasible_fraction": share,
-                }
-            )
-        )
+            out.append(_rescale_point(c, sub, r, p, curve, level, probs, space, notes))
     return out, notes
+
+
+def _rescale_point(
+    c: OperatingPoint,
+    sub: OperatingPoint,
+    r: _Replicates,
+    p: Plan,
+    curve: PRCurve,
+    level: float,
+    probs: list[float],
+    space: str,
+    notes: list[str],
+) -> OperatingPoint:
+    """One feasible point of all rows ``c`` with the intervals its subsample's point ``sub`` and
+    replicates ``r`` give (see :func:`rescale_points`); what is missing goes to ``notes``."""
+    what = f"{c.criterion}={c.target:g} at prevalence {c.prevalence:.4g}"
+    t_ci = None
+    if sub.feasible and r.feasible.any():
+        lo, hi = _threshold_ends(c, sub, r, p, curve, probs, space)
+        t_ci = ConfidenceInterval(lo, hi, level)
+    else:
+        notes.append(
+            f"{what}: no threshold interval, because the stratified subsample of "
+            f"{p.rows:,} rows its width is estimated from does not meet the target"
+        )
+    ok = np.isfinite(r.precision)
+    p_ci = None
+    precision, recall = float(c.precision or 0.0), float(c.recall or 0.0)  # feasible: set
+    if ok.any() and np.isfinite(r.held_precision):
+        prec = np.clip(precision + p.scale * (r.precision[ok] - r.held_precision), 0, 1)
+        p_lo, p_hi = np.quantile(prec, probs)
+        p_ci = ConfidenceInterval(float(p_lo), float(p_hi), level)
+    rec = np.clip(recall + p.scale * (r.recall - r.held_recall), 0, 1)
+    r_lo, r_hi = np.quantile(rec, probs)
+    share = float(r.feasible.mean())
+    if share < 1:
+        notes.append(
+            f"{1 - share:.1%} of the bootstrap replicates (of a {p.rows:,}-row subsample) "
+            f"have no threshold meeting {c.criterion}={c.target:g}; the threshold interval "
+            "uses the other replicates"
+        )
+    return OperatingPoint(
+        **{
+            **c.__dict__,
+            "threshold_interval": t_ci,
+            "precision_interval": p_ci,
+            "recall_interval": ConfidenceInterval(float(r_lo), float(r_hi), level),
+            "level": level,
+            "n_resamples": p.n_resamples,
+            "feasible_fraction": share,
+        }
+    )

@@ -6,20 +6,22 @@ points, the cost-optimal threshold and the top-K threshold marked; then a table 
 cost-optimal thresholds (``--cost-ratio``/``--prevalence``) and one of precision@K and
 recall@K (``--top-k``), with their intervals, and a short "how to read this".  The numbers come
 from the scorers' ``threshold_choice`` entries of ``summary.json``; the figures draw the
-analysis's views (nothing is computed here: the analysis is :mod:`..analysis._choice`).
+analysis's views (nothing is computed here: the analysis is :mod:`..analysis._choice`); the
+markup and the text are ``templates/binary/choice.html``.
 """
 
 from __future__ import annotations
 
-import base64
-import html
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from markupsafe import Markup
 
 from ..._decision._threshold_view import METRICS
+from ._page import img
 from ._png import figure_png
+from ._templates import code, render, with_ci
 
 __all__ = ["choice_figure", "choice_html"]
 
@@ -128,55 +130,7 @@ def choice_figure(sc: Any, name: str) -> Any:
     return fig
 
 
-def _png(fig: Any, key: str, caption: str) -> str:
-    data = base64.b64encode(figure_png(fig)).decode("ascii")
-    esc = html.escape(caption)
-    return (
-        f'<figure id="{key}"><img src="data:image/png;base64,{data}" alt="{esc}">'
-        f"<figcaption>{esc}</figcaption></figure>"
-    )
-
-
-def _table(head: list[str], rows: list[list[str]]) -> str:
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-    return f'<table class="choice"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
-
-
-HOW_TO_READ = (
-    "<b>How to read this.</b> Each figure shows what flagging every row with score ≥ t "
-    "gives, for every threshold t: the share of flagged rows that are positive (precision), "
-    "the share of positives flagged (recall), F₁, the share of all rows flagged (queue rate: "
-    "the review workload) and the share of negatives flagged (false-positive rate). The shaded "
-    "bands are pointwise bootstrap intervals: each covers its own threshold, not the whole "
-    "line at once, and they are unreliable where only a handful of false positives or missed "
-    "positives decide a value. Vertical lines mark the thresholds chosen in this report. "
-)
-
-COST_HOW_TO_READ = (
-    "The cost-optimal threshold minimises the expected cost per row, π·(share of positives "
-    "missed) + (1 − π)·R·(false-positive rate), with R = c_FP/c_FN and costs in units of one "
-    "missed positive; net benefit (Vickers &amp; Elkin 2006) is π·recall − (1 − π)·R·FPR, the "
-    "same choice seen as true positives gained net of weighted false alarms, so expected cost "
-    "= π − net benefit. Compare it with flagging everyone (treat all) and no one (0). The "
-    "threshold's interval re-chooses the threshold in every bootstrap replicate: it shows how "
-    "sharply the data pin it down (a wide interval: a flat cost curve, many thresholds "
-    "nearly as good) but carries no coverage guarantee; the cost and net-benefit intervals "
-    "keep the threshold chosen on all rows. "
-)
-
-TOP_K_HOW_TO_READ = (
-    "Precision@K and recall@K are those of the K highest-scored rows, tied scores taken in "
-    "random order (the expectation over their orders). "
-)
-
-
-def _with_ci(value: str, ci: str) -> str:
-    """A value with its interval below it, smaller (one column for both)."""
-    return f'{value}<br><span class="ci">{ci}</span>'
-
-
-def _cost_rows(entries: dict[str, dict[str, Any]]) -> list[list[str]]:
+def _cost_rows(entries: dict[str, dict[str, Any]]) -> list[list[Any]]:
     rows = []
     for name, e in entries.items():
         c = e["cost_optimal"]
@@ -184,80 +138,91 @@ def _cost_rows(entries: dict[str, dict[str, Any]]) -> list[list[str]]:
         treat = c["treat_all_interval"]
         fixed = treat is not None and treat["low"] == treat["high"]  # π known: no spread
         rows.append([
-            f"<code>{html.escape(name)}</code>",
-            _with_ci(at, _threshold_ci(c["threshold_interval"])),
+            code(name),
+            with_ci(at, _threshold_ci(c["threshold_interval"])),
             _fmt(c["queue_rate"]), _fmt(c["precision"], 3), _fmt(c["recall"], 3),
-            _with_ci(_fmt(c["expected_cost"]), _ci(c["expected_cost_interval"])),
-            _with_ci(_fmt(c["net_benefit"]), _ci(c["net_benefit_interval"])),
+            with_ci(_fmt(c["expected_cost"]), _ci(c["expected_cost_interval"])),
+            with_ci(_fmt(c["net_benefit"]), _ci(c["net_benefit_interval"])),
             _fmt(c["treat_all_net_benefit"]) if fixed
-            else _with_ci(_fmt(c["treat_all_net_benefit"]), _ci(treat)),
+            else with_ci(_fmt(c["treat_all_net_benefit"]), _ci(treat)),
         ])  # fmt: skip
     return rows
 
 
 def choice_html(
     analysis: Any, data: dict[str, Any], *, check: Callable[[], None] | None = None
-) -> str:
-    """The "Choosing a threshold" section ("" when no scorer has a threshold view).
+) -> Markup:
+    """The "Choosing a threshold" section (empty when no scorer has a threshold view).
 
     ``check`` is called before each figure is drawn (it raises to stop the drawing)."""
     entries = {
         n: s["threshold_choice"] for n, s in data["scorers"].items() if "threshold_choice" in s
     }
     if not entries:
-        return ""
+        return Markup()
     level = data["settings"]["level"]
-    parts = ['<h2 id="choosing">Choosing a threshold</h2>']
     costs = {n: e for n, e in entries.items() if e["cost_optimal"] is not None}
-    if costs:
-        first = next(iter(costs.values()))["cost_optimal"]
-        where = {"data": "the data's", "known": "the deployment", "count": "the estimated"}
-        parts.append(
-            f"<p>Cost ratio R = c_FP/c_FN = {first['cost_ratio']:g} (threshold probability "
-            f"p_t = R/(1 + R) = {first['threshold_probability']:.4g}) at "
-            f"{where[first['prevalence_source']]} prevalence π = {first['prevalence']:.4g}; "
-            "costs per row, in units of one missed positive.</p>"
-        )
-        ci = f"({level:.0%} CI)"
-        head = [
-            "scorer", f"cost-optimal threshold {ci}", "share flagged", "precision", "recall",
-            f"expected cost {ci}", f"net benefit {ci}", "treat all: net benefit",
-        ]  # fmt: skip
-        parts.append(_table(head, _cost_rows(costs)))
     tops = {n: e["top_k"] for n, e in entries.items() if e["top_k"] is not None}
-    if tops:
-        head = ["scorer", "K", "rows", f"precision@K ({level:.0%} CI)",
-                f"recall@K ({level:.0%} CI)", "score of the K-th row"]  # fmt: skip
-        rows = [
-            [f"<code>{html.escape(n)}</code>", f"{t['k']:g}", f"{t['depth_rows']:,.0f}",
-             _with_ci(_fmt(t["precision_at_k"]), _ci(t["precision_at_k_interval"])),
-             _with_ci(_fmt(t["recall_at_k"]), _ci(t["recall_at_k_interval"])),
-             _thr(t["threshold"])]
-            for n, t in tops.items()
-        ]  # fmt: skip
-        parts.append(_table(head, rows))
-    text = HOW_TO_READ + (COST_HOW_TO_READ if costs else "") + (TOP_K_HOW_TO_READ if tops else "")
-    parts.append(f'<p class="note">{text}</p>')
-    for name, e in entries.items():
-        for note in e["notes"]:
-            parts.append(f'<p class="note">{html.escape(name)}: {html.escape(note)}</p>')
+    figures = []
     for i, name in enumerate(entries):
-        sc = analysis.scorers[name]
-        view = entries[name]["threshold_view"]
-        band = (
-            f"; shaded: {view['level']:.0%} pointwise bootstrap bands ({view['n_resamples']:,} "
-            "resamples)"
-            if view["band_points"]
-            else ""
-        )
-        caption = (
-            f"{name}: precision, recall, F₁, queue rate and false-positive rate against the "
-            f"threshold{band}; vertical lines: the operating points of this report"
-            + (", the cost-optimal threshold" if name in costs else "")
-            + (", the threshold reaching the top K rows" if name in tops else "")
-            + "."
-        )
         if check is not None:
             check()
-        parts.append(_png(choice_figure(sc, name), f"threshold-view-{i}", caption))
-    return "\n".join(parts)
+        fig = choice_figure(analysis.scorers[name], name)
+        caption = _caption(name, entries[name]["threshold_view"], name in costs, name in tops)
+        figures.append(img(figure_png(fig), caption, caption=caption, key=f"threshold-view-{i}"))
+    return render(
+        "binary/choice.html", cost=_cost_table(costs, level), top_k=_top_k_table(tops, level),
+        notes=[(name, note) for name, e in entries.items() for note in e["notes"]],
+        figures=figures,
+    )  # fmt: skip
+
+
+def _cost_table(costs: dict[str, Any], level: float) -> dict[str, Any] | None:
+    """The cost-optimal thresholds' table and the sentence above it (None without costs)."""
+    if not costs:
+        return None
+    first = next(iter(costs.values()))["cost_optimal"]
+    where = {"data": "the data's", "known": "the deployment", "count": "the estimated"}
+    ci = f"({level:.0%} CI)"
+    head = [
+        "scorer", f"cost-optimal threshold {ci}", "share flagged", "precision", "recall",
+        f"expected cost {ci}", f"net benefit {ci}", "treat all: net benefit",
+    ]  # fmt: skip
+    return {
+        "ratio": f"{first['cost_ratio']:g}", "probability": f"{first['threshold_probability']:.4g}",
+        "where": where[first["prevalence_source"]], "prevalence": f"{first['prevalence']:.4g}",
+        "head": head, "rows": _cost_rows(costs),
+    }  # fmt: skip
+
+
+def _top_k_table(tops: dict[str, Any], level: float) -> dict[str, Any] | None:
+    """Precision@K and recall@K with their intervals (None without --top-k)."""
+    if not tops:
+        return None
+    head = ["scorer", "K", "rows", f"precision@K ({level:.0%} CI)",
+            f"recall@K ({level:.0%} CI)", "score of the K-th row"]  # fmt: skip
+    rows = [
+        [code(n), f"{t['k']:g}", f"{t['depth_rows']:,.0f}",
+         with_ci(_fmt(t["precision_at_k"]), _ci(t["precision_at_k_interval"])),
+         with_ci(_fmt(t["recall_at_k"]), _ci(t["recall_at_k_interval"])),
+         _thr(t["threshold"])]
+        for n, t in tops.items()
+    ]  # fmt: skip
+    return {"head": head, "rows": rows}
+
+
+def _caption(name: str, view: dict[str, Any], cost: bool, top_k: bool) -> str:
+    """The caption (and alt text) of one scorer's threshold view."""
+    band = (
+        f"; shaded: {view['level']:.0%} pointwise bootstrap bands ({view['n_resamples']:,} "
+        "resamples)"
+        if view["band_points"]
+        else ""
+    )
+    return (
+        f"{name}: precision, recall, F₁, queue rate and false-positive rate against the "
+        f"threshold{band}; vertical lines: the operating points of this report"
+        + (", the cost-optimal threshold" if cost else "")
+        + (", the threshold reaching the top K rows" if top_k else "")
+        + "."
+    )

@@ -7,10 +7,12 @@ of paired tests, both from that entry (so the page and the JSON cannot disagree)
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
+from markupsafe import Markup
+
 from ..analysis._analysis import Analysis
+from ._templates import code, render
 
 __all__ = ["delong_tests_html", "roc_auc_interval", "roc_delong_entry"]
 
@@ -76,38 +78,25 @@ def roc_auc_interval(data: dict[str, Any], name: str) -> str:
     return f"[{entry['low']:.4f}, {entry['high']:.4f}]"
 
 
-def delong_tests_html(data: dict[str, Any]) -> str:
-    """The paired DeLong tests of the ROC AUCs, and the notes ("" without either)."""
+def delong_tests_html(data: dict[str, Any]) -> Markup:
+    """The paired DeLong tests of the ROC AUCs, and the notes (nothing without either)."""
     entry = data.get("roc_delong")
     if not entry or not (entry["comparisons"] or entry["notes"]):
-        return ""
-    esc = html.escape
-    parts = ['<h3 id="delong">ROC AUC: paired DeLong tests</h3>']
-    if entry["comparisons"]:
-        level = entry["level"]
-        head = ["A − B", "ROC AUC of A", "ROC AUC of B", "difference", f"{level:.0%} CI",
-                "p-value (two-sided)"]  # fmt: skip
-        th = "".join(f"<th>{esc(h)}</th>" for h in head)
-        rows = "".join(
-            f"<tr><td><code>{esc(c['a'])}</code> − <code>{esc(c['b'])}</code></td>"
-            f"<td>{c['auc_a']:.4f}</td><td>{c['auc_b']:.4f}</td><td>{c['difference']:+.4f}</td>"
-            f"<td>[{c['low']:.4f}, {c['high']:.4f}]</td>"
-            f"<td>{esc(_p_value(c['p_value']))}</td></tr>"
-            for c in entry["comparisons"]
-        )
-        parts.append(f'<table class="delong"><thead><tr>{th}</tr></thead><tbody>{rows}</tbody>')
-        parts.append("</table>")
-        rows_used = (
-            f"all {entry['n']:,} rows"
-            if entry["rows"] >= entry["n"]
-            else f"a uniform random subsample of {entry['rows']:,} of the {entry['n']:,} rows"
-        )
-        parts.append(
-            '<p class="note">DeLong, DeLong &amp; Clarke-Pearson (1988), paired: the covariance '
-            "of the two scorers' placement values on the same instances enters the standard "
-            f"error of the difference (equal to pROC's <code>roc.test</code>). Computed on "
-            f"{rows_used}.</p>"
-        )
-    if entry["notes"]:
-        parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in entry["notes"]) + "</ul>")
-    return "\n".join(parts)
+        return Markup()
+    level = entry["level"]
+    head = ["A − B", "ROC AUC of A", "ROC AUC of B", "difference", f"{level:.0%} CI",
+            "p-value (two-sided)"]  # fmt: skip
+    rows = [
+        [code(c["a"]) + " − " + code(c["b"]), f"{c['auc_a']:.4f}", f"{c['auc_b']:.4f}",
+         f"{c['difference']:+.4f}", f"[{c['low']:.4f}, {c['high']:.4f}]", _p_value(c["p_value"])]
+        for c in entry["comparisons"]
+    ]  # fmt: skip
+    rows_used = (
+        f"all {entry['n']:,} rows"
+        if entry["rows"] >= entry["n"]
+        else f"a stratified random subsample of {entry['rows']:,} of the {entry['n']:,} rows "
+        "(the standard errors scaled to all rows; see the note)"
+    )
+    return render(
+        "binary/delong.html", head=head, rows=rows, rows_used=rows_used, notes=entry["notes"]
+    )

@@ -2,15 +2,17 @@
 
 Every figure is a PNG embedded as a ``data:`` URI, so ``report.html`` is one file that opens
 anywhere, offline.  Every number shown comes from the ``summary.json`` dictionary, so the page
-and the JSON cannot disagree.
+and the JSON cannot disagree.  :func:`render_html` lists the page's sections in order; each is
+rendered from its template under ``templates/binary/`` (autoescaped, see ``_templates``) and the
+page is the base layout shared with the multiclass and fold pages.
 """
 
 from __future__ import annotations
 
-import base64
-import html
 from collections.abc import Callable
 from typing import Any
+
+from markupsafe import Markup
 
 from ..analysis._analysis import Analysis
 from ._choice_html import choice_html
@@ -19,7 +21,9 @@ from ._figures import Figure, draw_figures, render_figures
 from ._files_note import files_note
 from ._operating_html import deployment_html, operating_html
 from ._other_tools_html import other_tools_html
-from ._reading import HOW_TO_READ, band_note, format_p_value, ranking
+from ._page import img, page
+from ._reading import band_note, format_p_value, ranking
+from ._templates import code, code_list, render
 
 __all__ = ["Figure", "draw_figures", "render_figures", "render_html"]
 
@@ -47,59 +51,13 @@ def _ci(entry: dict[str, Any] | None) -> str:
     return f"[{_fmt(entry['low'])}, {_fmt(entry['high'])}]"
 
 
-def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-    return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
-
-
 def _resamples(cis: dict[str, Any]) -> str:
     boot = cis.get("average_precision", {}).get("bootstrap_percentile")
     return "not computed" if not boot else f"{boot['n_resamples']:,} resamples"
 
 
-def _img(fig: Figure) -> str:
-    data = base64.b64encode(fig.png).decode("ascii")
-    alt = html.escape(f"{fig.title}: {fig.caption}")
-    return (
-        f'<figure id="{fig.key}"><img src="data:image/png;base64,{data}" alt="{alt}">'
-        f"<figcaption>{html.escape(fig.caption)}</figcaption></figure>"
-    )
-
-
-CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;
-background:#fafafa;line-height:1.45}
-main{max-width:1200px;margin:0 auto;padding:24px 32px 64px;background:#fff}
-h1{font-size:1.7em;margin:0.2em 0}h2{margin-top:1.8em;border-bottom:2px solid #0072B2;
-padding-bottom:4px}h3{margin-top:1.4em}
-table{border-collapse:collapse;margin:12px 0;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}
-th{background:#f0f4f8}td:first-child,th:first-child{text-align:left}
-.warn{background:#fff4e5;border-left:4px solid #D55E00;padding:6px 10px}
-dl.glossary dt{font-weight:600;margin-top:0.6em}dl.glossary dd{margin:0.1em 0 0 1.2em}
-ul.ranking{font-size:1.08em}
-figure{margin:16px 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
-figcaption{font-size:0.9em;color:#555;margin-top:4px}
-table.text td{text-align:left}.meta{color:#555}.note{font-size:0.9em;color:#555;max-width:900px}
-code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
-table.choice th{vertical-align:bottom}.ci{font-size:0.85em;color:#555;white-space:nowrap}
-"""
-
-
-#: Under the comparison table: what "bands separate" means and why "no" can sit beside p < 0.001.
-BANDS_SEPARATE_NOTE = (
-    "Paired bootstrap: each resample draws the same instances for both scorers. A p-value "
-    "written &lt; x is at the smallest value the number of resamples can give. "
-    '"Bands separate": the two scorers\' simultaneous naive-bootstrap bands are disjoint at some '
-    'recall. It is a much stricter criterion than the test, so "no" beside a small p-value is '
-    "not a contradiction: the test compares one number (the difference of AP) and uses the "
-    "pairing (both scorers err on the same hard instances, so their difference varies far less "
-    "than either curve), while each band must cover its whole curve at once, alone. Read the "
-    "p-value and the interval of the difference for which scorer is better; separate bands "
-    "say more: one curve is above the other at some recall even allowing for the uncertainty "
-    "of the whole curves."
-)
+def _img(fig: Figure) -> Markup:
+    return img(fig.png, f"{fig.title}: {fig.caption}", caption=fig.caption, key=fig.key)
 
 
 def _prevalence_text(d: dict[str, Any]) -> str:
@@ -111,28 +69,6 @@ def _prevalence_text(d: dict[str, Any]) -> str:
         f"weighted prevalence π₊ = {weighted:.4f} (the share of the positives' weight; "
         f"unweighted {d['prevalence']:.4f})"
     )
-
-
-def _chance_html(data: dict[str, Any]) -> list[str]:
-    """A warning paragraph for each scorer significantly worse than chance."""
-    out = []
-    for s in data["scorers"].values():
-        warning = (s.get("chance") or {}).get("warning")
-        if warning:
-            out.append(f'<p class="warn chance"><b>Warning:</b> {html.escape(warning)}</p>')
-    return out
-
-
-#: What the page says under the band table, by band method.
-BAND_CAPTIONS = {
-    "smoothed_bootstrap": "Clémençon &amp; Vayatis (2009), Algorithm 1: smoothed bootstrap of "
-    "the functional PR estimator (kernel-smoothed class score distributions), sup-norm over "
-    "the recall range.",
-    "bootstrap": "Naive bootstrap band: instances resampled with replacement (no smoothing, so "
-    "tied scores stay tied), the functional PR estimator recomputed on each resample, sup-norm "
-    "over the recall range (the band of Clémençon &amp; Vayatis 2009, Algorithm 1, without its "
-    "smoothing step).",
-}
 
 
 def render_html(
@@ -147,194 +83,150 @@ def render_html(
     ``check`` is called before each figure drawn here (the threshold views): it raises to stop
     the drawing when the report is abandoned (an error or Ctrl-C elsewhere).
     """
-    st, d = data["settings"], data["data"]
-    esc = html.escape
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>prcurve report — {esc(st['source'])}</title>",
-        f"<style>{CSS}</style></head><body><main>",
-        "<h1>Precision–recall report</h1>",
-        f'<p class="meta">Data: <code>{esc(st["source"])}</code> — {d["n"]:,} rows, '
-        f"{d['n_pos']:,} positives (label <code>{esc(st['positive_label'])}</code> in column "
-        f"<code>{esc(st['label_column'])}</code>), {d['n_neg']:,} negatives, "
-        f"{_prevalence_text(d)}. Made by prcurve {esc(data['prcurve_version'])}.</p>",
-        "<h2>Which scorer is best?</h2>",
-        ranking(data),
-        *_chance_html(data),
-        '<p class="meta">New to these numbers? See <a href="#how-to-read">how to read this '
-        "report</a>.</p>",
-        "<h2>Summary</h2>",
+    sections = [
+        _header(data, figures),
+        _img(figures[0]),
+        deployment_html(analysis, data),
+        *(
+            _scorer(analysis, data, fig, name)
+            for fig, name in zip(figures[1:], data["scorers"], strict=True)
+        ),
+        choice_html(analysis, data, check=check),
+        _comparisons(data),
+        delong_tests_html(data),
+        other_tools_html(data),
+        render("binary/notes.html", notes=data["notes"]),
+        render("binary/how_to_read.html"),
+        _settings(analysis, data),
     ]
-    level = st["level"]
-    head = [
-        "scorer",
-        "AP",
-        f"AP {level:.0%} CI (method)",
-        "DG area",
-        "achievable DG area",
-        "ROC AUC",
-        f"ROC AUC {level:.0%} CI (DeLong)",
-        "AUPRG",
-        "best F₁",
-    ]
+    title = f"prcurve report — {data['settings']['source']}"
+    return page(title, sections, h1="Precision–recall report", made_by=False)
+
+
+def _header(data: dict[str, Any], figures: list[Figure]) -> Markup:
+    """The data, the ranking, the chance warnings, the summary table and the section links."""
+    st, level = data["settings"], data["settings"]["level"]
+    head = ["scorer", "AP", f"AP {level:.0%} CI (method)", "DG area", "achievable DG area",
+            "ROC AUC", f"ROC AUC {level:.0%} CI (DeLong)", "AUPRG", "best F₁"]  # fmt: skip
     rows = []
     for name, s in data["scorers"].items():
         headline = s.get("headline_auc_pr")
+        method = f" ({headline['interval'].replace('_', ' ')})" if headline else ""
         rows.append(
-            [
-                esc(name),
-                _fmt(s["auc_pr"]["average_precision"]),
-                _ci(headline)
-                + (f" ({esc(headline['interval'].replace('_', ' '))})" if headline else ""),
-                _fmt(s["auc_pr"]["davis_goadrich"]),
-                _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
-                _fmt(s["roc_auc"]),
-                roc_auc_interval(data, name),
-                _fmt(s["auprg"]),
-                _fmt(s["best_f1"]["f1"]),
-            ]
-        )
-    parts.append(_table(head, rows, "summary"))
-    heads = {
-        s["headline_auc_pr"]["why"] for s in data["scorers"].values() if s.get("headline_auc_pr")
-    }
-    for why in sorted(heads):
-        parts.append(f'<p class="note">AP interval in this table: {esc(why)}.</p>')
-    links = [
-        f'<a href="#section-{fig.key}">{esc(name)}</a>'
-        for fig, name in zip(figures[1:], data["scorers"], strict=True)
-    ]
+            [name, _fmt(s["auc_pr"]["average_precision"]), _ci(headline) + method,
+             _fmt(s["auc_pr"]["davis_goadrich"]), _fmt(s["achievable"]["auc_pr_davis_goadrich"]),
+             _fmt(s["roc_auc"]), roc_auc_interval(data, name), _fmt(s["auprg"]),
+             _fmt(s["best_f1"]["f1"])]
+        )  # fmt: skip
+    scorers = zip(figures[1:], data["scorers"], strict=True)
+    links = [(f"section-{fig.key}", name) for fig, name in scorers]
     if any("threshold_choice" in s for s in data["scorers"].values()):
-        links.append('<a href="#choosing">choosing a threshold</a>')
+        links.append(("choosing", "choosing a threshold"))
     if data["comparisons"]:
-        links.append('<a href="#comparisons">pairwise comparisons</a>')
+        links.append(("comparisons", "pairwise comparisons"))
     if data.get("other_tools"):
-        links.append('<a href="#other-tools">what other tools would report</a>')
-    links.append('<a href="#settings">settings</a>')
-    parts.append(f'<p class="meta">Sections: {" · ".join(links)}</p>')
-    parts.append(_img(figures[0]))
-    parts.append(deployment_html(analysis, data))
-    for fig, (name, s) in zip(figures[1:], data["scorers"].items(), strict=True):
-        parts.append(f'<h2 id="section-{fig.key}">Scorer <code>{esc(name)}</code></h2>')
-        warning = (s.get("chance") or {}).get("warning")
-        if warning:
-            parts.append(f'<p class="warn chance"><b>Warning:</b> {esc(warning)}</p>')
-        parts.append(_img(fig))
-        parts.append("<h3>AUC-PR estimators</h3>")
-        kinds = ("binomial", "logit", "bootstrap_percentile")
-        rows = [
-            [METHOD_NAMES[m], _fmt(v)] + [_ci(s["auc_pr_ci"].get(m, {}).get(k)) for k in kinds]
-            for m, v in s["auc_pr"].items()
-        ]
-        parts.append(
-            _table(
-                [
-                    "estimator",
-                    "estimate",
-                    f"{level:.0%} CI binomial",
-                    f"{level:.0%} CI logit",
-                    f"{level:.0%} CI bootstrap",
-                ],
-                rows,
-            )
-        )
-        parts.append(
-            '<p class="note">Binomial and logit intervals: Boyd, Eng &amp; Page (2013). The '
-            "percentile bootstrap (instances resampled with replacement, so the prevalence "
-            f"varies; {_resamples(s['auc_pr_ci'])}) is computed for average precision.</p>"
-        )
-        op_step = [st for st in analysis.inference if st.key == (name, "operating_points")]
-        parts.append(operating_html(s, level, subsampled=any(st.plan.subsampled for st in op_step)))
-        band = s.get("confidence_band")
-        if band is not None:
-            parts.append("<h3>Confidence band</h3>")
-            bw = band["bandwidth"]
-            rows = [
-                ["method", esc(band["method"].replace("_", " "))],
-                ["why this method", esc(band.get("method_reason", ""))],
-                ["simultaneous level", f"{band['level']:g}"],
-                ["recall range", f"{band['recall_range'][0]:g} – {band['recall_range'][1]:g}"],
-                ["half-width (precision units)", _fmt(band["radius"])],
-                ["bootstrap resamples", _fmt(band["n_resamples"])],
-                [
-                    "kernel bandwidths (positives, negatives)",
-                    "–" if bw is None else f"{bw[0]:.4g}, {bw[1]:.4g}",
-                ],
-            ]
-            parts.append(_table(["band", "value"], rows))
-            wide = band_note(band, d["n_pos"])
-            if wide is not None:
-                parts.append(f'<p class="warn">{esc(wide)}</p>')
-            caption = BAND_CAPTIONS.get(band["method"], esc(band["method"]))
-            parts.append(f'<p class="note">{caption}</p>')
-        if s["notes"]:
-            parts.append("<h3>Notes</h3><ul>")
-            parts.extend(f"<li>{esc(n)}</li>" for n in s["notes"])
-            parts.append("</ul>")
-        best = s["best_f1"]
-        rows = [
-            ["distinct thresholds (operating points)", _fmt(s["n_thresholds"])],
-            ["ROC AUC", _fmt(s["roc_auc"])],
-            ["ROC convex hull AUC", _fmt(s["roc_hull_auc"])],
-            ["achievable curve: points", _fmt(s["achievable"]["n_points"])],
-            ["achievable curve: AUC-PR (DG)", _fmt(s["achievable"]["auc_pr_davis_goadrich"])],
-            ["AUPRG", _fmt(s["auprg"])],
-            ["AUPRG of the PRG convex hull", _fmt(s["auprg_hull"])],
-            [
-                "best F₁ (threshold)",
-                f"{_fmt(best['f1'])} (score ≥ {best['threshold']:.6g}; precision "
-                f"{_fmt(best['precision'], 3)}, recall {_fmt(best['recall'], 3)})",
-            ],
-        ]
-        parts.append("<h3>Other numbers</h3>")
-        parts.append(_table(["quantity", "value"], rows))
-    parts.append(choice_html(analysis, data, check=check))
-    if data["comparisons"]:
-        parts.append('<h2 id="comparisons">Pairwise comparisons</h2>')
-        rows = []
-        for c in data["comparisons"]:
-            rows.append(
-                [
-                    f"<code>{esc(c['a'])}</code> − <code>{esc(c['b'])}</code>",
-                    _fmt(c["estimate_a"]),
-                    _fmt(c["estimate_b"]),
-                    _fmt(c["difference"]),
-                    _ci(c),
-                    esc(format_p_value(c["p_value"], c["n_resamples"])),
-                    "yes" if c["bands_separate"] else "no",
-                ]
-            )
-        parts.append(
-            _table(
-                [
-                    "A − B",
-                    "AP of A",
-                    "AP of B",
-                    "difference",
-                    f"{level:.0%} CI",
-                    "p-value",
-                    "bands separate",
-                ],
-                rows,
-            )
-        )
-        parts.append(f'<p class="note">{BANDS_SEPARATE_NOTE}</p>')
-    parts.append(delong_tests_html(data))
-    parts.append(other_tools_html(data))
-    if data["notes"]:
-        parts.append("<h3>Notes</h3><ul>")
-        parts.extend(f"<li>{esc(n)}</li>" for n in data["notes"])
-        parts.append("</ul>")
-    parts.append(HOW_TO_READ)
-    parts.append('<h2 id="settings">Settings</h2>')
+        links.append(("other-tools", "what other tools would report"))
+    links.append(("settings", "settings"))
+    return render(
+        "binary/header.html",
+        source=st["source"], d=data["data"], positive_label=st["positive_label"],
+        label_column=st["label_column"], prevalence=_prevalence_text(data["data"]),
+        version=data["prcurve_version"], ranking=ranking(data),
+        warnings=[w for s in data["scorers"].values() if (w := _chance(s))],
+        head=head, rows=rows, links=links,
+        whys=sorted(
+            {s["headline_auc_pr"]["why"] for s in data["scorers"].values()
+             if s.get("headline_auc_pr")}
+        ),
+    )  # fmt: skip
+
+
+def _chance(s: dict[str, Any]) -> str | None:
+    """The scorer's worse-than-chance warning, if any."""
+    return (s.get("chance") or {}).get("warning")  # type: ignore[no-any-return]
+
+
+def _scorer(analysis: Analysis, data: dict[str, Any], fig: Figure, name: str) -> Markup:
+    """One scorer's section: figure, estimators, operating points, band, notes, other numbers."""
+    s, level = data["scorers"][name], data["settings"]["level"]
+    kinds = ("binomial", "logit", "bootstrap_percentile")
+    estimators = [
+        [METHOD_NAMES[m], _fmt(v)] + [_ci(s["auc_pr_ci"].get(m, {}).get(k)) for k in kinds]
+        for m, v in s["auc_pr"].items()
+    ]
+    op_step = [st for st in analysis.inference if st.key == (name, "operating_points")]
+    band = s.get("confidence_band")
+    best = s["best_f1"]
+    other = [
+        ["distinct thresholds (operating points)", _fmt(s["n_thresholds"])],
+        ["ROC AUC", _fmt(s["roc_auc"])],
+        ["ROC convex hull AUC", _fmt(s["roc_hull_auc"])],
+        ["achievable curve: points", _fmt(s["achievable"]["n_points"])],
+        ["achievable curve: AUC-PR (DG)", _fmt(s["achievable"]["auc_pr_davis_goadrich"])],
+        ["AUPRG", _fmt(s["auprg"])],
+        ["AUPRG of the PRG convex hull", _fmt(s["auprg_hull"])],
+        [
+            "best F₁ (threshold)",
+            f"{_fmt(best['f1'])} (score ≥ {best['threshold']:.6g}; precision "
+            f"{_fmt(best['precision'], 3)}, recall {_fmt(best['recall'], 3)})",
+        ],
+    ]
+    return render(
+        "binary/scorer.html",
+        key=fig.key, name=name, warning=_chance(s), figure=_img(fig),
+        estimators_head=["estimator", "estimate", f"{level:.0%} CI binomial",
+                         f"{level:.0%} CI logit", f"{level:.0%} CI bootstrap"],
+        estimators=estimators, resamples=_resamples(s["auc_pr_ci"]),
+        operating=operating_html(s, level, subsampled=any(st.plan.subsampled for st in op_step)),
+        band=None if band is None else _band_rows(band),
+        band_method=None if band is None else band["method"],
+        wide=None if band is None else band_note(band, data["data"]["n_pos"]),
+        scorer_notes=s["notes"], other=other,
+    )  # fmt: skip
+
+
+def _band_rows(band: dict[str, Any]) -> list[list[str]]:
+    """The confidence band's table."""
+    bw = band["bandwidth"]
+    return [
+        ["method", band["method"].replace("_", " ")],
+        ["why this method", band.get("method_reason", "")],
+        ["simultaneous level", f"{band['level']:g}"],
+        ["recall range", f"{band['recall_range'][0]:g} – {band['recall_range'][1]:g}"],
+        ["half-width (precision units)", _fmt(band["radius"])],
+        ["bootstrap resamples", _fmt(band["n_resamples"])],
+        [
+            "kernel bandwidths (positives, negatives)",
+            "–" if bw is None else f"{bw[0]:.4g}, {bw[1]:.4g}",
+        ],
+    ]
+
+
+def _comparisons(data: dict[str, Any]) -> Markup:
+    """The pairwise comparisons (nothing with one scorer)."""
+    if not data["comparisons"]:
+        return Markup()
+    level = data["settings"]["level"]
     rows = [
-        ["input", f"<code>{esc(st['source'])}</code>"],
-        ["engine", esc(data["engine"]["note"])],
-        ["label column", f"<code>{esc(st['label_column'])}</code>"],
-        ["positive label", f"<code>{esc(st['positive_label'])}</code>"],
-        ["score columns", ", ".join(f"<code>{esc(c)}</code>" for c in st["score_columns"])],
+        [code(c["a"]) + " − " + code(c["b"]), _fmt(c["estimate_a"]),
+         _fmt(c["estimate_b"]), _fmt(c["difference"]), _ci(c),
+         format_p_value(c["p_value"], c["n_resamples"]), "yes" if c["bands_separate"] else "no"]
+        for c in data["comparisons"]
+    ]  # fmt: skip
+    head = ["A − B", "AP of A", "AP of B", "difference", f"{level:.0%} CI", "p-value",
+            "bands separate"]  # fmt: skip
+    return render("binary/comparisons.html", head=head, rows=rows)
+
+
+def _settings(analysis: Analysis, data: dict[str, Any]) -> Markup:
+    """The settings, the resampling of each step, the files written and the conventions."""
+    st = data["settings"]
+    rows = [
+        ["input", code(st["source"])],
+        ["engine", data["engine"]["note"]],
+        ["label column", code(st["label_column"])],
+        ["positive label", code(st["positive_label"])],
+        ["score columns", code_list(st["score_columns"])],
         ["confidence level", f"{st['level']:g}"],
         [
             "bootstrap resamples",
@@ -345,33 +237,15 @@ def render_html(
                 else ""
             ),
         ],
-        ["random seed", esc(str(st["seed"]))],
+        ["random seed", str(st["seed"])],
     ]
     if st.get("weight_column") is not None:  # --weight: what uses the weights is in the notes
-        rows.insert(4, ["sample weights", f"<code>{esc(st['weight_column'])}</code>"])
-    parts.append(_table(["setting", "value"], rows, "text"))
-    if analysis.inference:
-        parts.append("<h3>Resampling used by each step</h3>")
-        rows = []
-        for step in analysis.inference:
-            p = step.plan
-            sub = " (stratified subsample; widths scaled by √(rows/n))" if p.subsampled else ""
-            rows.append(
-                [esc(step.label), f"{p.n_resamples:,}", f"{p.rows:,} of {p.n:,}{sub}",
-                 f"{step.seconds:.2f}"]
-            )  # fmt: skip
-        parts.append(_table(["step", "resamples", "rows resampled", "seconds"], rows, "text"))
-    files = ", ".join(f"<code>{esc(f)}</code>" for f in data["files"])
-    parts.append(
-        f'<p class="note">Files written with this page: {files}. <code>summary.json</code> holds '
-        f"every number shown here. {files_note(data.get('curve_files'))}</p>"
-    )
-    parts.append(
-        '<p class="note">Conventions: an instance is predicted positive when its score is at '
-        "least the threshold; tied scores form one operating point. Between operating points "
-        "the PR curve is interpolated in count space (Davis &amp; Goadrich 2006), which is not "
-        "a straight line in PR space; the linear trapezoid lies above it where precision "
-        "falls between points (below where it rises) and is shown only for comparison.</p>"
-    )
-    parts.append("</main></body></html>")
-    return "\n".join(parts)
+        rows.insert(4, ["sample weights", code(st["weight_column"])])
+    steps = []
+    for step in analysis.inference:
+        p = step.plan
+        sub = " (stratified subsample; widths scaled by √(rows/n))" if p.subsampled else ""
+        steps.append(
+            [step.label, f"{p.n_resamples:,}", f"{p.rows:,} of {p.n:,}{sub}", f"{step.seconds:.2f}"]
+        )
+    return render("binary/settings.html", rows=rows, steps=steps, files=files_note(data))

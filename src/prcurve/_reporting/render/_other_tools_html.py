@@ -8,11 +8,13 @@ tool's value and its difference from prcurve's average precision, and why it dif
 
 from __future__ import annotations
 
-import html
 from typing import Any
+
+from markupsafe import Markup
 
 from ...compat import TOOLS
 from ..analysis._analysis import Analysis
+from ._templates import code, render
 
 __all__ = ["other_tools_entry", "other_tools_html"]
 
@@ -65,53 +67,33 @@ def _cell(t: dict[str, Any]) -> str:
     return f"{t['value']:.4f} ({t['minus_ap']:+.4f})"
 
 
-def other_tools_html(data: dict[str, Any]) -> str:
-    """The section, from ``summary.json``'s ``other_tools`` entry ("" without one)."""
+def other_tools_html(data: dict[str, Any]) -> Markup:
+    """The section, from ``summary.json``'s ``other_tools`` entry (nothing without one)."""
     entry = data.get("other_tools")
     if not entry or not (entry["scorers"] or entry["notes"]):
-        return ""
-    esc = html.escape
-    parts = [
-        '<h2 id="other-tools">What other tools would report for these scores</h2>',
-        '<p class="note">Each tool\'s AUC-PR for the same scores, computed as the tool computes '
-        "it (its default options; <code>prcurve.compat</code> cites the source each convention "
-        "was read from), and in brackets its difference from prcurve's average precision (AP). "
-        "None of these is wrong about its own definition; they differ in how the curve is "
-        "interpolated between operating points, where it starts, whether scores are binned "
-        "and how ties are handled.</p>",
-    ]
+        return Markup()
     scorers = entry["scorers"]
-    if scorers:
-        names = list(scorers)
-        head = ["tool (call)"] + [f"{n}: AUC-PR (− AP)" for n in names] + ["why it differs"]
-        first = scorers[names[0]]["tools"]
-        rows = []
-        for i, t in enumerate(first):
-            cells = [_cell(scorers[n]["tools"][i]) for n in names]
-            rows.append(
-                f"<tr><td><code>{esc(t['tool'])}</code> ({esc(t['call'])})</td>"
-                + "".join(f"<td>{c}</td>" for c in cells)
-                + f'<td class="why">{esc(t["why"])}</td></tr>'
-            )
-        ap_row = "".join(f"<td>{scorers[n]['average_precision']:.4f}</td>" for n in names)
-        th = "".join(f"<th>{esc(h)}</th>" for h in head)
-        parts.append(
-            f'<table class="other-tools"><thead><tr>{th}</tr></thead><tbody>'
-            f"<tr><td>prcurve average precision (AP)</td>{ap_row}<td></td></tr>"
-            + "".join(rows)
-            + "</tbody></table>"
+    names = list(scorers)
+    head = ["tool (call)"] + [f"{n}: AUC-PR (− AP)" for n in names] + ["why it differs"]
+    rows: list[list[Any]] = []
+    largest = []
+    if names:
+        rows.append(
+            ["prcurve average precision (AP)"]
+            + [f"{scorers[n]['average_precision']:.4f}" for n in names]
+            + [""]
         )
+        for i, t in enumerate(scorers[names[0]]["tools"]):
+            call = code(t["tool"]) + f" ({t['call']})"
+            rows.append([call] + [_cell(scorers[n]["tools"][i]) for n in names] + [t["why"]])
         for n in names:
             big, top = scorers[n]["largest_difference"], scorers[n]["first_operating_point"]
             if big is not None:
-                parts.append(
-                    f'<p class="note">Largest difference for <code>{esc(n)}</code>: '
-                    f"<code>{esc(big['tool'])}</code>, {big['minus_ap']:+.4f} from AP. The top "
-                    f"score is shared by {top['rows']:,.0f} row(s) (first operating point: "
-                    f"recall {top['recall']:.3f}, precision {top['precision']:.3f}); the tools' "
-                    "start points — (0, 1), (0, first precision), a rectangle — part the more, "
-                    "the further that point is from recall 0.</p>"
-                )
-    if entry["notes"]:
-        parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in entry["notes"]) + "</ul>")
-    return "\n".join(parts)
+                largest.append({
+                    "name": n, "tool": big["tool"], "minus_ap": f"{big['minus_ap']:+.4f}",
+                    "rows": f"{top['rows']:,.0f}", "recall": f"{top['recall']:.3f}",
+                    "precision": f"{top['precision']:.3f}",
+                })  # fmt: skip
+    return render(
+        "binary/other_tools.html", head=head, rows=rows, largest=largest, notes=entry["notes"]
+    )

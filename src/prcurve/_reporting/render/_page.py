@@ -1,31 +1,23 @@
-"""The small self-contained HTML pages of the population, multiclass and fold reports.
+"""The pieces every report page is made of, rendered from the templates (``_templates``).
 
-Shared pieces only (style sheet, tables, inline images, the page frame); the main report's page
-is :mod:`._html`.
+:func:`page` puts sections into the one base layout shared by the binary, multiclass, fold and
+population pages (``templates/base.html``); :func:`table`, :func:`img`, :func:`heading` and
+:func:`note` render the common pieces.  Everything passed in is escaped unless it is
+:class:`~markupsafe.Markup` (a rendered section, or a cell made by :func:`._templates.code`).
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from markupsafe import Markup
 
-from ... import __version__
+from ._templates import render
 
-__all__ = ["CSS", "img", "num", "page", "table"]
-
-CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;
-background:#fafafa;line-height:1.45}main{max-width:1200px;margin:0 auto;padding:24px 32px 64px;
-background:#fff}h2{border-bottom:2px solid #0072B2;padding-bottom:4px}
-table{border-collapse:collapse;margin:12px 0;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #d9d9d9;padding:4px 10px;text-align:right}th{background:#f0f4f8}
-td:first-child,th:first-child{text-align:left}figure img{max-width:100%;height:auto}
-.note{font-size:0.9em;color:#555}
-"""
+__all__ = ["heading", "img", "note", "num", "page", "png_data", "table"]
 
 
 def num(x: Any) -> float | None:
@@ -34,29 +26,37 @@ def num(x: Any) -> float | None:
     return v if np.isfinite(v) else None
 
 
-def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """An HTML table; ``head`` is escaped, cells are HTML already."""
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+def png_data(png: bytes) -> str:
+    """PNG bytes as the base64 text of a ``data:`` URI (only ``A–Z a–z 0–9 + / =``)."""
+    return base64.b64encode(png).decode("ascii")
 
 
-def img(png: bytes, alt: str) -> str:
-    """A PNG inlined as a data URI."""
-    data = base64.b64encode(png).decode("ascii")
-    return f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}"></figure>'
+def table(head: Sequence[Any], rows: Sequence[Sequence[Any]], cls: str = "") -> Markup:
+    """An HTML table; heads and cells are escaped unless Markup."""
+    return render("table.html", head=head, rows=rows, cls=cls)
 
 
-def page(title: str, body: list[str]) -> str:
-    """A whole page: title, the body's fragments, and the version that made it."""
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="en"><head><meta charset="utf-8">',
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body><main>",
-            f"<h1>{html.escape(title)}</h1>",
-            *body,
-            f'<p class="note">Made by prcurve {__version__}.</p>',
-            "</main></body></html>",
-        ]
+def img(png: bytes, alt: str, *, caption: str | None = None, key: str | None = None) -> Markup:
+    """A PNG inlined as a data URI, with its alt text (and caption, and ``id``)."""
+    return render("figure.html", png=png_data(png), alt=alt, caption=caption, id=key)
+
+
+def heading(text: str) -> Markup:
+    """A section heading (``<h2>``)."""
+    return render("text.html", tag="h2", text=text)
+
+
+def note(text: str) -> Markup:
+    """A note paragraph (``<p class="note">``)."""
+    return render("text.html", tag="note", text=text)
+
+
+def page(
+    title: str, sections: Sequence[Markup], *, h1: str | None = None, made_by: bool = True
+) -> str:
+    """A whole page in the base layout: ``h1`` (default: the title) as its heading, the
+    sections in order, and (``made_by``) the version that made it."""
+    heading = title if h1 is None else h1
+    return str(
+        render("base.html", title=title, heading=heading, sections=sections, made_by=made_by)
     )
