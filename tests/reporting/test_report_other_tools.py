@@ -9,7 +9,6 @@ the tools in ``tests/compat``) and scikit-learn, DeLong's interval and paired te
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import os
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from markupsafe import escape
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from prcurve import compat, delong_test, roc_auc_delong
@@ -92,9 +92,9 @@ def test_builtin_example_other_tools_table(builtin):
     for name, e in entry["scorers"].items():
         for t in e["tools"]:
             assert f"{t['value']:.4f} ({t['minus_ap']:+.4f})" in page
-            assert html.escape(t["why"]) in page
+            assert str(escape(t["why"])) in page
         big = e["largest_difference"]
-        assert f"<code>{html.escape(name)}</code>: <code>{big['tool']}</code>" in page
+        assert f"<code>{escape(name)!s}</code>: <code>{big['tool']}</code>" in page
 
 
 def test_builtin_example_delong_beside_the_roc_auc(builtin):
@@ -125,7 +125,11 @@ def test_dask_engine_gives_the_same_tables_and_says_where_the_tests_come_from(tm
         assert d["scorers"][name] == memory["roc_delong"]["scorers"][name]
     assert d["n"] == 3000 and d["rows"] < 3000
     assert any(f"subsample of {d['rows']:,} of the 3,000 rows" in n for n in d["notes"])
-    assert f"a uniform random subsample of {d['rows']:,} of the 3,000 rows" in page
+    assert f"a stratified random subsample of {d['rows']:,} of the 3,000 rows" in page
+    # moved to all rows like the other comparisons: the exact AUCs and difference
+    (t_dask,), (t_mem,) = d["comparisons"], memory["roc_delong"]["comparisons"]
+    for key in ("auc_a", "auc_b", "difference"):
+        assert t_dask[key] == pytest.approx(t_mem[key], rel=1e-12), key
 
 
 def test_weighted_report_refuses_delong_and_the_unweighted_tools(tmp_path):
@@ -148,7 +152,7 @@ def test_weighted_report_refuses_delong_and_the_unweighted_tools(tmp_path):
         "DeLong's interval and test of the ROC AUC: not computed, because DeLong's variance is "
         "defined for unweighted instances and the report's curves use the sample weights"
     ]
-    assert "DeLong&#x27;s variance is defined for unweighted instances" in page
+    assert "DeLong&#39;s variance is defined for unweighted instances" in page
 
 
 def test_a_thinned_curve_gets_a_note_not_wrong_numbers():
