@@ -1,10 +1,10 @@
 """CPU time of the report's resampling steps (AP bootstrap, band, comparison, operating points).
 
 Builds the steps exactly as ``prcurve report --n-resamples auto`` does
-(``_reporting.analysis._analysis._inference_tasks``: the ``_sizing.plan`` of each step,
+(``_reporting.analysis._steps._inference_tasks``: the ``_sizing.plan`` of each step,
 its stratified
 subsample) for two scorers on n rows, and runs each step in this process after the report's
-worker set-up (``_analysis._ignore_interrupts``: the malloc thresholds of a worker).  Prints, per
+worker set-up (``_parallel._ignore_interrupts``: the malloc thresholds of a worker).  Prints, per
 step, the rows m it resamples, the replicates, the CPU seconds (median of ``--repeat``), the
 nanoseconds per row-resample (CPU / (m × replicates)), the seconds ``_sizing.COST`` predicts,
 and the ratios to ``numpy.sort`` of the n scores and to scikit-learn's curve and average
@@ -30,7 +30,7 @@ from statistics import median
 import numpy as np
 
 from prcurve import pr_curve
-from prcurve._reporting.analysis import _analysis
+from prcurve._reporting.analysis import _parallel, _settings, _steps
 
 
 def _data(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -63,9 +63,9 @@ def main() -> None:
     if args.quick:
         args.rows, args.repeat = 5_000, 1
     y, a, b = _data(args)
-    _analysis._ignore_interrupts()  # a worker's malloc settings
+    _parallel._ignore_interrupts()  # a worker's malloc settings
     problems = {"model_a": (y, a, None), "model_b": (y, b, None)}
-    settings = _analysis.Settings(
+    settings = _settings.Settings(
         source="bench", label="y", scores=tuple(problems), positive_label="1",
         n_resamples_auto=True,
     )  # fmt: skip
@@ -73,8 +73,9 @@ def main() -> None:
     # the operating-point tables (every row, drawn coarse to fine), from the curves already had
     curves = {k: {"pr": pr_curve(yk, sk)} for k, (yk, sk, _) in problems.items()}
     distinct = {k: int(c["pr"].thresholds.shape[0]) for k, c in curves.items()}
-    tasks = _analysis._inference_tasks(problems, settings, seeds, distinct)
-    tasks += _analysis._operating_tasks(problems, curves, settings)
+    rows = (y.shape[0], int(np.count_nonzero(y)))  # the data's rows and positives
+    tasks = _steps._inference_tasks(problems, settings, seeds, distinct, rows)
+    tasks += _steps._operating_tasks(problems, curves, settings, rows)
     from sklearn.metrics import average_precision_score, precision_recall_curve
 
     def sklearn_one(y: np.ndarray, s: np.ndarray) -> None:
