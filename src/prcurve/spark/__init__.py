@@ -82,9 +82,14 @@ def pr_curve(
 
     Examples
     --------
-    >>> import prcurve.spark  # doctest: +SKIP
-    >>> curve = prcurve.spark.pr_curve(df, label_col="label", score_col="score")  # doctest: +SKIP
-    >>> curve.auc("davis_goadrich")  # doctest: +SKIP
+    ``spark`` is a ``pyspark.sql.SparkSession``:
+
+    >>> import prcurve.spark
+    >>> rows = [(1, 0.9), (0, 0.8), (1, 0.7), (0, 0.1), (1, 0.4), (0, 0.4)]
+    >>> df = spark.createDataFrame(rows, ["label", "score"])
+    >>> curve = prcurve.spark.pr_curve(df, label_col="label", score_col="score")
+    >>> round(curve.auc("davis_goadrich"), 4), round(curve.auc("average_precision"), 4)
+    (0.7407, 0.7556)
     """
     return compute_curve(
         frame,
