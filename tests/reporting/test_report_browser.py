@@ -129,3 +129,84 @@ def test_report_loads_in_chromium_with_every_figure(report, tmp_path):
     # the figures' colours (Okabe–Ito blue #0072B2) are on screen
     blue = np.all(np.abs(rgb - np.array([0, 0x72, 0xB2]) / 255) < 0.08, axis=-1)
     assert blue.sum() > 500
+
+
+# Appended to a copy of a page: the computed styles that make the pages look alike.
+STYLE_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  function style(sel, props) {
+    var el = document.querySelector(sel);
+    if (!el) { return null; }
+    var cs = getComputedStyle(el);
+    return props.map(function (p) { return cs.getPropertyValue(p); });
+  }
+  var out = {
+    body: style("body", ["font-family", "font-size", "color", "background-color"]),
+    main: style("main", ["max-width", "margin-left"]),
+    h1: style("h1", ["font-size", "font-weight", "color"]),
+    h2: style("h2", ["font-size", "border-bottom-style"]),
+    th: style("table th", ["text-align", "border-bottom-style", "font-weight"]),
+    img: Array.from(document.querySelectorAll("img")).map(function (i) {
+      return [i.complete ? 1 : 0, i.naturalWidth];
+    })
+  };
+  var pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>
+"""
+
+
+def _styles(page, tmp_path, name: str) -> dict:
+    probe_page = tmp_path / f"{name}.html"
+    probe_page.write_text(page.read_text().replace("</body>", STYLE_PROBE + "</body>"))
+    dom = _run(["--virtual-time-budget=10000", "--dump-dom", probe_page.as_uri()], tmp_path)
+    assert dom.returncode == 0
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout.decode())
+    assert found, f"the {name} page's load event did not fire"
+    return json.loads(found.group(1))
+
+
+def test_binary_multiclass_and_cv_pages_look_like_one_product(report, tmp_path):
+    """The three report shapes in Chromium: the same layout and type (computed styles of the
+    body, the column, the headings and table heads), every figure loaded, a non-blank
+    screenshot of each."""
+    rng = np.random.default_rng(28)
+    n = 600
+    label = rng.choice(["cat", "dog", "eel"], size=n)
+    scores = rng.dirichlet([1, 1, 1], size=n) + 0.8 * (
+        label[:, None] == np.array(["cat", "dog", "eel"])
+    )
+    lines = ["label,is_cat,fold,p_cat,p_dog,p_eel"] + [
+        f"{lab},{int(lab == 'cat')},{i % 3},{a!r},{b!r},{c!r}"
+        for i, (lab, (a, b, c)) in enumerate(zip(label, scores.tolist(), strict=True))
+    ]
+    data = tmp_path / "multi.csv"
+    data.write_text("\n".join(lines) + "\n")
+    pages = {"binary": report}
+    for name, extra in {
+        "multiclass": ["--label", "label", "--score-prefix", "p_"],
+        "folds": ["--label", "is_cat", "--score", "p_cat", "--fold", "fold"],
+    }.items():
+        out = tmp_path / name
+        args = ["report", str(data), *extra, "--out", str(out), "--quiet"]
+        assert main(args) == 0
+        pages[name] = out / "report.html"
+    styles = {name: _styles(page, tmp_path, name) for name, page in pages.items()}
+    for key in ("body", "main", "h1", "h2", "th"):
+        seen = {name: s[key] for name, s in styles.items()}
+        assert seen["binary"] is not None and len({json.dumps(v) for v in seen.values()}) == 1, (
+            key, seen,
+        )  # fmt: skip
+    for name, s in styles.items():
+        assert s["img"] and all(ok == 1 and width > 300 for ok, width in s["img"]), name
+        shot = tmp_path / f"{name}.png"
+        res = _run([f"--screenshot={shot}", "--window-size=1280,2000", pages[name].as_uri()],
+                   tmp_path)  # fmt: skip
+        assert res.returncode == 0 and shot.exists()
+        rgb = mpimg.imread(shot)[..., :3]
+        # text, tables and a figure: a few per cent of the pixels (a blank page has none)
+        assert np.mean(np.any(rgb < 0.9, axis=-1)) > 0.02, f"the {name} page looks blank"
