@@ -224,3 +224,30 @@ def test_guide_numbers_are_the_reports(builtin):
     assert f"{y.shape[0]:,} rows with {int(y.sum())} positives" in text
     distinct = len(np.unique(scores["decision_tree"]))
     assert f"only {distinct} distinct scores" in text
+
+
+def test_delong_test_on_many_rows_uses_a_subsample_for_its_standard_error_only(tmp_path):
+    """Above 200,000 rows the paired test's standard error is estimated on a stratified
+    subsample of 200,000 and scaled to all rows; its AUCs and difference stay exact.  Against
+    ``delong_test`` on every row: the difference to rounding; the standard error within 5 %
+    (the subsample's estimate has a relative error of about 1/√(2·#positives) ≈ 1 % here)."""
+    from prcurve import delong_test
+
+    rng = np.random.default_rng(27)
+    n = 300_000
+    y = rng.random(n) < 0.05
+    a = np.round(rng.normal(size=n) + 1.2 * y, 3)
+    b = np.round(rng.normal(size=n) + 1.0 * y, 3)
+    path = tmp_path / "big.csv"
+    path.write_text("y,a,b\n" + "".join(
+        f"{int(t)},{u!r},{v!r}\n" for t, u, v in zip(y, a.tolist(), b.tolist(), strict=True)
+    ))  # fmt: skip
+    summary, page = _report(tmp_path, str(path), "--label", "y", "--score", "a", "--score", "b")
+    d = summary["roc_delong"]
+    assert d["rows"] == 200_000 and d["n"] == n
+    full = delong_test(y, a, b)
+    (got,) = d["comparisons"]
+    assert got["difference"] == pytest.approx(full.difference, rel=1e-10)
+    assert got["auc_a"] == pytest.approx(full.auc_a, rel=1e-12)
+    assert got["standard_error"] == pytest.approx(full.standard_error, rel=0.05)
+    assert "subsample of 200,000 of the 300,000 rows" in page

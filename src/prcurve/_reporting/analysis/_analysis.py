@@ -24,7 +24,7 @@ from ..._inference._chance import below_chance_test
 from ..._inference._compare import ComparisonResult
 from ..._prg._curve import PRGCurve
 from .._progress import Progress, Stage
-from ..input._engine import EngineData, memory_engine
+from ..input._engine import EngineData, memory_engine, subsample
 from ..input._io import LabelledScores
 from ._engine_rules import check_engine_options, engine_note, weights_notes
 from ._intervals import (
@@ -116,6 +116,13 @@ def derived_curves(pr: PRCurve) -> dict[str, Any]:
 
 #: Stream key of the rows an engine hands over (independent of the report's other streams).
 ROWS_STREAM = 17
+#: The stratified subsample DeLong's paired tests estimate their standard errors on, and its
+#: size: the test's difference is exact (from the counts) and only its standard error is
+#: estimated there and scaled to all rows, as the report's other comparisons are; from 200,000
+#: rows its relative error is well under 1 % at a few per cent positives, and the test costs
+#: O(200,000) instead of a sort of every row (about 5 s at 10⁷ rows).
+DELONG_STREAM = 18
+DELONG_ROWS = 200_000
 
 
 def analyse(
@@ -205,8 +212,15 @@ def _counts_steps(
     """The steps that need no resampling: other tools' AUC-PR from each scorer's exact counts,
     DeLong's interval of each ROC AUC (counts) and paired tests (the rows at hand)."""
     counts = {name: exact_counts(c["pr"]) for name, c in curves.items()}
+    y, scores = rows.y, rows.scores
+    idx = None
+    if not engine.weighted and len(scores) > 1:
+        seed = np.random.SeedSequence(settings.seed, spawn_key=(DELONG_STREAM,))
+        idx = subsample(y, DELONG_ROWS, seed)
+    if idx is not None:
+        y, scores = y[idx], {name: s[idx] for name, s in scores.items()}
     delong = roc_delong(
-        counts, rows.y, rows.scores, level=settings.level, n=engine.n, weighted=engine.weighted
+        counts, y, scores, level=settings.level, n=engine.n, weighted=engine.weighted
     )
     return {"other_tools": other_tools(counts), "roc_delong": delong}
 
