@@ -325,7 +325,7 @@ def _report_body(
 
     data = _read(args, engine, label, scores, stdin, progress, session)
     _check_top_k(args.top_k, data)
-    _check_subsample(args.subsample, data)
+    _check_subsample(None if engine == "memory" else args.subsample, data)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting.analysis._analysis import Settings, analyse, auto_resamples, available_cpus
