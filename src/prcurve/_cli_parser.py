@@ -397,8 +397,7 @@ def _add_resampling_options(rep: argparse.ArgumentParser) -> None:
         type=_seed,
         default=None,  # None: not given (refused by --fold reports, which do not resample)
         metavar="N",
-        help="random seed of the bootstrap (default: 0; not with --fold, which does not "
-        "resample)",
+        help="random seed of the bootstrap (default: 0; not with --fold, which does not resample)",
     )
     rep.add_argument(
         "--n-resamples",

@@ -4,7 +4,6 @@ whose meaning the report's shape or engine does not have are named, never silent
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pytest
@@ -86,7 +85,7 @@ def test_binary_seed_default_is_zero_and_recorded(tmp_path):
     rng = np.random.default_rng(5)
     y = rng.random(300) < 0.3
     s = rng.normal(size=300) + y
-    src.write_text("y,s\n" + "".join(f"{int(a)},{float(b)!r}\n" for a, b in zip(y, s)))
+    src.write_text("y,s\n" + "".join(f"{int(a)},{float(b)!r}\n" for a, b in zip(y, s, strict=True)))
     got = {}
     for seed in (None, "0"):
         out = tmp_path / f"o{seed}"

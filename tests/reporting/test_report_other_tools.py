@@ -115,7 +115,9 @@ def test_dask_engine_gives_the_same_tables_and_says_where_the_tests_come_from(tm
     y, scores = data[:, 0] == 1, {"a": data[:, 1], "b": data[:, 2]}
     args = ("--label", "y", "--score", "a", "--score", "b")
     memory, _ = _report(tmp_path / "m", str(csv), *args)
-    dask, page = _report(tmp_path / "k", str(csv), *args, "--engine", "dask", "--subsample", "12000")
+    dask, page = _report(
+        tmp_path / "k", str(csv), *args, "--engine", "dask", "--subsample", "12000"
+    )
     for name, s in scores.items():
         _check_tools(dask["other_tools"]["scorers"][name], y, s)
     assert dask["other_tools"] == memory["other_tools"]
