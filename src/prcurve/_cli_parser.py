@@ -271,9 +271,9 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
     rep.add_argument(
         "--memory-budget",
         type=_positive_int,
-        default=512,
+        default=None,  # None: not given (it only steers --engine auto; refused elsewhere)
         metavar="MB",
-        help="input size on disk above which --engine auto uses Dask (default: 512)",
+        help="--engine auto only: input size on disk above which it uses Dask (default: 512)",
     )
     rep.add_argument(
         "--scheduler",
@@ -289,7 +289,8 @@ def _add_engine_options(rep: argparse.ArgumentParser) -> None:
         metavar="N",
         help="Dask and Spark engines: rows of the stratified subsample (each class in its "
         "proportion) the "
-        "intervals, band and comparisons resample from, rescaled to all rows (default: 200000)",
+        "intervals, band and comparisons resample from, rescaled to all rows (default: 200000); "
+        "at least enough rows for 1000 positives (what a resampling step needs), or all rows",
     )
     rep.add_argument(
         "--workdir",
@@ -384,7 +385,8 @@ def _add_input_options(rep: argparse.ArgumentParser) -> None:
     rep.add_argument(
         "--pos-label",
         metavar="VALUE",
-        help="label of the positive class (needed unless labels are 0/1, -1/1, true/false, yes/no)",
+        help="label of the positive class (needed unless labels are 0/1, -1/1, true/false, "
+        "yes/no; not with --score-prefix or --multiclass, where each class is positive in turn)",
     )
 
 
@@ -393,9 +395,9 @@ def _add_resampling_options(rep: argparse.ArgumentParser) -> None:
     rep.add_argument(
         "--seed",
         type=_seed,
-        default=0,
+        default=None,  # None: not given (refused by --fold reports, which do not resample)
         metavar="N",
-        help="random seed of the bootstrap (default: 0)",
+        help="random seed of the bootstrap (default: 0; not with --fold, which does not resample)",
     )
     rep.add_argument(
         "--n-resamples",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -19,6 +20,8 @@ from ._cli_parser import build_parser, command_parser
 __all__ = ["main"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: ``--memory-budget`` when not given (MB of input above which ``--engine auto`` uses Dask).
+DEFAULT_MEMORY_BUDGET = 512
 
 
 def _engine(args: argparse.Namespace) -> tuple[str, str]:
@@ -30,9 +33,10 @@ def _engine(args: argparse.Namespace) -> tuple[str, str]:
         return "memory", ""
     from ._reporting.input._io import input_bytes, is_collection
 
+    budget = DEFAULT_MEMORY_BUDGET if args.memory_budget is None else args.memory_budget
     if not is_collection(args.file):
         size = input_bytes(args.file)
-        if size <= args.memory_budget * 2**20:
+        if size <= budget * 2**20:
             return "memory", ""
         try:  # a big file without the dask extra: the in-memory engine still works
             import dask  # noqa: F401
@@ -40,7 +44,7 @@ def _engine(args: argparse.Namespace) -> tuple[str, str]:
             return "memory", ""
         return "dask", (
             f"--engine auto chose the Dask engine: the input is {size / 2**20:,.0f} MB, above "
-            f"--memory-budget {args.memory_budget:g} MB (--engine memory reads it in memory)"
+            f"--memory-budget {budget:g} MB (--engine memory reads it in memory)"
         )
     return "dask", (
         "--engine auto chose the Dask engine: the input is a directory or pattern of files "
@@ -160,6 +164,11 @@ def _engine_only_options(args: argparse.Namespace, engine: str) -> None:
     from ._reporting.input._io import InputError
     from ._reporting.pipeline import ENGINE_ONLY, engines_text
 
+    if args.memory_budget is not None and args.engine != "auto":
+        raise InputError(
+            f"--memory-budget: steers only --engine auto (which engine reads the file), but "
+            f"--engine {args.engine} was given; drop one of them"
+        )
     for flag, key, engines in ENGINE_ONLY:
         if getattr(args, key) is None or engine in engines:
             continue
@@ -204,6 +213,35 @@ def _check_top_k(k: int | float | None, data: Any) -> None:
         raise InputError(
             f"--top-k: expected an integer number of rows in [1, {rows}] or a fraction of the "
             f"rows in (0, 1), got {k}"
+        )
+
+
+def _subsample_floor(n: int, n_pos: int) -> int:
+    """The fewest rows a stratified subsample of ``n`` rows with ``n_pos`` positives may have:
+    enough for the positives a resampling step needs (``_sizing.MIN_POSITIVES``, the floor
+    the analysis sizes every step on), or all rows when the data hold fewer positives."""
+    from ._reporting.analysis._sizing import MIN_POSITIVES
+
+    return min(n, math.ceil(MIN_POSITIVES * n / max(n_pos, 1)))
+
+
+def _check_subsample(rows: int | None, data: Any) -> None:
+    """A given ``--subsample`` must keep the positives a resampling step needs: fewer would
+    make every interval, band and comparison rest on a handful of positives, rescaled to all
+    rows without a word (the analysis never asks for fewer than that many)."""
+    if rows is None:
+        return
+    from ._reporting.input._io import InputError
+
+    n, n_pos = data.n, data.n_pos_rows
+    floor = _subsample_floor(n, n_pos)
+    if rows < floor:
+        from ._reporting.analysis._sizing import MIN_POSITIVES
+
+        raise InputError(
+            f"--subsample: expected at least {floor} rows (a stratified subsample keeps the "
+            f"{n_pos / n:.3%} positives of the {n} rows; a resampling step needs "
+            f"{MIN_POSITIVES} positives, or all rows), got {rows}"
         )
 
 
@@ -287,6 +325,7 @@ def _report_body(
 
     data = _read(args, engine, label, scores, stdin, progress, session)
     _check_top_k(args.top_k, data)
+    _check_subsample(None if engine == "memory" else args.subsample, data)
     trim_memory()  # the parser's free memory back to the system before the curves
     # imported only now, so that a bad input fails without waiting for SciPy
     from ._reporting.analysis._analysis import Settings, analyse, auto_resamples, available_cpus
@@ -299,7 +338,7 @@ def _report_body(
         positive_label=data.positive_label, level=args.level,
         n_resamples=auto_resamples(data.n) if args.n_resamples == "auto" else args.n_resamples,
         n_resamples_auto=args.n_resamples == "auto", jobs=args.jobs or available_cpus(),
-        seed=args.seed, out=args.out, weight=args.weight, engine=engine, engine_reason=why,
+        seed=args.seed or 0, out=args.out, weight=args.weight, engine=engine, engine_reason=why,
         **_operating_settings(args),
     )  # fmt: skip
     # the curve files are written while the workers resample, and the figures drawn once the

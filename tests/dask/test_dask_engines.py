@@ -114,11 +114,12 @@ def test_dask_on_a_subsample_keeps_exact_numbers_and_rescaled_widths(tmp_path):
 
 @pytest.fixture(scope="module")
 def big_folder(tmp_path_factory):
-    """6,000 weighted rows in two Parquet files (larger than ``--subsample 2000``)."""
+    """16,000 weighted rows in two Parquet files (larger than ``--subsample 6000``, which holds
+    the 1000 positives a resampling step needs: the least ``--subsample`` taken)."""
     folder = tmp_path_factory.mktemp("big")
-    frame = tied_weighted(6000, 4)
-    frame.iloc[:3000].to_parquet(folder / "p0.parquet", index=False)
-    frame.iloc[3000:].to_parquet(folder / "p1.parquet", index=False)
+    frame = tied_weighted(16_000, 4)
+    frame.iloc[:8000].to_parquet(folder / "p0.parquet", index=False)
+    frame.iloc[8000:].to_parquet(folder / "p1.parquet", index=False)
     return folder
 
 
@@ -126,14 +127,14 @@ REFUSED = [
     pytest.param(
         ["--prevalence-count", "5/100"],
         r"^prcurve: error: --prevalence-count: expected every row to be resampled .* got a "
-        r"subsample: --engine dask hands the analysis a stratified subsample of 2,000 of the "
-        r"4,\d{3} rows of positive weight; give --prevalence, raise --subsample",
+        r"subsample: --engine dask hands the analysis a stratified subsample of 6,000 of the "
+        r"1\d,\d{3} rows of positive weight; give --prevalence, raise --subsample",
         id="prevalence-count",
     ),
     pytest.param(
         ["--weight", "w", "--top-k", "50"],
         r"^prcurve: error: --top-k with --weight: expected every row .* got a subsample: "
-        r"--engine dask hands the analysis a stratified subsample of 2,000 of the 4,\d{3} rows "
+        r"--engine dask hands the analysis a stratified subsample of 6,000 of the 1\d,\d{3} rows "
         r"of positive weight; raise --subsample",
         id="top-k-weighted",
     ),
@@ -144,7 +145,7 @@ REFUSED = [
 def test_options_needing_every_row_are_refused_on_a_subsample(big_folder, tmp_path, capsys,
                                                               extra, message):  # fmt: skip
     code = main(["report", str(big_folder), "--label", "y", "--score", "a", "--weight", "w",
-                 "--engine", "dask", "--subsample", "2000", "--n-resamples", "20", "--quiet",
+                 "--engine", "dask", "--subsample", "6000", "--n-resamples", "20", "--quiet",
                  "--out", str(tmp_path / "o"), *extra])  # fmt: skip
     err = capsys.readouterr().err
     assert code == 1
@@ -157,7 +158,7 @@ def test_options_needing_every_row_are_refused_on_a_subsample(big_folder, tmp_pa
 def test_options_needing_every_row_work_when_every_row_is_at_hand(big_folder, tmp_path):
     """The same options with ``--subsample`` above the rows: every row at hand, as in memory."""
     code = main(["report", str(big_folder), "--label", "y", "--score", "a", "--weight", "w",
-                 "--engine", "dask", "--subsample", "10000", "--n-resamples", "20", "--quiet",
+                 "--engine", "dask", "--subsample", "20000", "--n-resamples", "20", "--quiet",
                  "--prevalence-count", "5/100", "--top-k", "50",
                  "--out", str(tmp_path / "o")])  # fmt: skip
     assert code == 0
@@ -171,7 +172,7 @@ def test_weighted_subsample_report_on_dask(big_folder, tmp_path):
     resampling drew from the rows of positive weight."""
     frame = pd.concat([pd.read_parquet(p) for p in sorted(big_folder.glob("*.parquet"))])
     code = main(["report", str(big_folder), "--label", "y", "--score", "a", "--score", "b",
-                 "--weight", "w", "--engine", "dask", "--subsample", "2000",
+                 "--weight", "w", "--engine", "dask", "--subsample", "6000",
                  "--n-resamples", "30", "--min-recall", "0.5", "--prevalence", "0.1",
                  "--cost-ratio", "3", "--quiet", "--out", str(tmp_path / "o")])  # fmt: skip
     assert code == 0
@@ -184,8 +185,8 @@ def test_weighted_subsample_report_on_dask(big_folder, tmp_path):
             )
         assert got["scorers"][name]["deployment"]
         assert got["scorers"][name]["threshold_choice"]["cost_optimal"]["cost_ratio"] == 3
-    assert got["engine"]["rows_resampled_from"] == 2000
-    assert got["data"]["n"] == 6000  # rows read (weight 0 included)
+    assert got["engine"]["rows_resampled_from"] == 6000
+    assert got["data"]["n"] == 16_000  # rows read (weight 0 included)
     assert any("sample weights (column 'w')" in n for n in got["notes"])
 
 

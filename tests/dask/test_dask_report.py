@@ -88,7 +88,7 @@ def test_all_rows_sampled_gives_the_in_memory_report(tmp_path, rng):
 def test_subsample_keeps_exact_areas_and_says_what_was_sampled(tmp_path, rng):
     folder, rows = write_parts(tmp_path / "data", rng, n=4000, ties=False)
     out = tmp_path / "o"
-    code = report(folder, "--label", "y", "--score", "a", "--subsample", "2000",
+    code = report(folder, "--label", "y", "--score", "a", "--subsample", "8000",
                   "--n-resamples", "20", "--out", out)  # fmt: skip
     assert code == 0  # --engine auto: a directory goes to Dask
     got = summary(out)
@@ -102,7 +102,7 @@ def test_subsample_keeps_exact_areas_and_says_what_was_sampled(tmp_path, rng):
     assert sc["roc_hull_auc"] == pytest.approx(full.to_roc().convex_hull().auc(), abs=1e-12)
     # 12,000 distinct scores: the analysis has every one (the engine's exact counts)
     assert sc["n_thresholds"] == full.tp.shape[0] == 12_000
-    assert "stratified random subsample of 2,000 of those 12,000 rows" in got["engine"]["note"]
+    assert "stratified random subsample of 8,000 of those 12,000 rows" in got["engine"]["note"]
     logit = prcurve.auc_pr_interval(full.auc(), int(y.sum()), interval="logit")
     assert sc["auc_pr_ci"]["average_precision"]["logit"]["low"] == pytest.approx(
         logit.interval.low, abs=1e-12

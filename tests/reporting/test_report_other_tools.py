@@ -110,12 +110,14 @@ def test_builtin_example_delong_beside_the_roc_auc(builtin):
 
 def test_dask_engine_gives_the_same_tables_and_says_where_the_tests_come_from(tmp_path):
     pytest.importorskip("dask")
-    csv = two_scorer_csv(tmp_path / "d.csv", n=3000)
+    csv = two_scorer_csv(tmp_path / "d.csv", n=15_000)
     data = np.loadtxt(csv, delimiter=",", skiprows=1)
     y, scores = data[:, 0] == 1, {"a": data[:, 1], "b": data[:, 2]}
     args = ("--label", "y", "--score", "a", "--score", "b")
     memory, _ = _report(tmp_path / "m", str(csv), *args)
-    dask, page = _report(tmp_path / "k", str(csv), *args, "--engine", "dask", "--subsample", "1000")
+    dask, page = _report(
+        tmp_path / "k", str(csv), *args, "--engine", "dask", "--subsample", "12000"
+    )
     for name, s in scores.items():
         _check_tools(dask["other_tools"]["scorers"][name], y, s)
     assert dask["other_tools"] == memory["other_tools"]
@@ -123,9 +125,9 @@ def test_dask_engine_gives_the_same_tables_and_says_where_the_tests_come_from(tm
     d = dask["roc_delong"]
     for name in scores:
         assert d["scorers"][name] == memory["roc_delong"]["scorers"][name]
-    assert d["n"] == 3000 and d["rows"] < 3000
-    assert any(f"subsample of {d['rows']:,} of the 3,000 rows" in n for n in d["notes"])
-    assert f"a stratified random subsample of {d['rows']:,} of the 3,000 rows" in page
+    assert d["n"] == 15_000 and d["rows"] < 15_000
+    assert any(f"subsample of {d['rows']:,} of the 15,000 rows" in n for n in d["notes"])
+    assert f"a stratified random subsample of {d['rows']:,} of the 15,000 rows" in page
     # moved to all rows like the other comparisons: the exact AUCs and difference
     (t_dask,), (t_mem,) = d["comparisons"], memory["roc_delong"]["comparisons"]
     for key in ("auc_a", "auc_b", "difference"):

@@ -259,12 +259,12 @@ ERRORS = [
         r"\(local\[2\]\), got local\[3\]$",
         id="other-master",
     ),
-    pytest.param(
+    pytest.param(  # fewer than the 1000 positives a resampling step needs: every row
         [*SPARK, "--subsample", "100", "--prevalence-count", "5/100"],
-        r"--prevalence-count: expected every row to be resampled .* got a subsample: "
-        r"--engine spark hands the analysis a stratified subsample of 100 of the 300 "
-        r"rows; give --prevalence",
-        id="prevalence-count-on-a-subsample",
+        r"^prcurve: error: --subsample: expected at least 300 rows \(a stratified subsample "
+        r"keeps the \d+\.\d{3}% positives of the 300 rows; a resampling step needs 1000 "
+        r"positives, or all rows\), got 100$",
+        id="subsample-below-the-positives-a-step-needs",
     ),
 ]
 

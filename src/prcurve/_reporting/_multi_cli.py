@@ -51,6 +51,21 @@ def refused_options(args: argparse.Namespace) -> list[str]:
             lines.append(
                 f"{flag}: used only by {engines_text(engines)}, which a {shape} report does not use"
             )
+    if getattr(args, "memory_budget", None) is not None:
+        lines.append(
+            f"--memory-budget: steers only the binary report's --engine auto, which a {shape} "
+            "report does not use (it reads in memory); drop --memory-budget"
+        )
+    if args.pos_label is not None and (args.score_prefix or args.multiclass):
+        lines.append(
+            f"--pos-label: a {shape} report has no single positive class (each class is "
+            "positive in turn, one against the rest); drop --pos-label"
+        )
+    if args.fold and getattr(args, "seed", None) is not None:
+        lines.append(
+            f"--seed: a {shape} report does not resample (its intervals are Student-t over "
+            "folds); drop --seed"
+        )
     if getattr(args, "jobs", None) is not None:
         lines.append(f"--jobs: a {shape} report runs in one process; drop --jobs")
     if args.fold and args.n_resamples != "auto":
@@ -104,7 +119,7 @@ def run_multi_report(
     n_res = auto_resamples(data.labels.shape[0] * len(data.scores))
     opts = MultiOptions(
         level=args.level, n_resamples=n_res if args.n_resamples == "auto" else args.n_resamples,
-        seed=args.seed, targets=_targets(args), prevalence=args.prevalence, weight=args.weight,
+        seed=args.seed or 0, targets=_targets(args), prevalence=args.prevalence, weight=args.weight,
         all_points=args.all_points,
     )  # fmt: skip
     cut = len(args.score_prefix or "")
