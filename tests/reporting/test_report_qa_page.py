@@ -1,0 +1,86 @@
+"""Regressions from the QA run-through of the report page (findings 5, 7, 8, 9, 11).
+
+Each test runs the real entry point (``python -m prcurve report``) and checks the page or
+``summary.json`` against values recomputed here from the rows.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from prcurve import compat
+
+
+def _report(tmp_path, csv, *args: str) -> tuple[dict, str]:
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    done = subprocess.run(
+        [sys.executable, "-m", "prcurve", "report", str(csv), "--label", "y",
+         "--n-resamples", "50", "--out", str(out), *args],
+        capture_output=True, text=True, check=False, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    page = html.unescape(re.sub(r"<[^>]+>", "", (out / "report.html").read_text()))
+    return json.loads((out / "summary.json").read_text()), page
+
+
+def _write(path, y, **scores) -> None:
+    cols = list(scores)
+    rows = [",".join([str(int(v))] + [repr(float(scores[c][i])) for c in cols]) for i, v in
+            enumerate(y)]  # fmt: skip
+    path.write_text("y," + ",".join(cols) + "\n" + "\n".join(rows) + "\n")
+
+
+def _largest(y, s) -> tuple[str, float]:
+    ap = compat.compare_tools(y, s).average_precision
+    values = {t: compat.auc_pr(y, s, tool=t) - ap for t in compat.TOOLS}
+    tool = max(values, key=lambda t: abs(values[t]))
+    return tool, values[tool]
+
+
+def test_largest_difference_gives_the_tools_own_reason(tmp_path):
+    # scores far outside [0, 1]: Keras clips them into one bin, the largest difference by far,
+    # and its reason is the clipping, not the start point (the first point is at recall ~0)
+    rng = np.random.default_rng(5)
+    y = rng.random(2000) < 0.2
+    s = rng.normal(size=2000) * 4 + 3 * y
+    _write(tmp_path / "d.csv", y, a=s)
+    tool, diff = _largest(y, s)
+    assert tool == "keras"
+    _, page = _report(tmp_path, tmp_path / "d.csv", "--score", "a")
+    sentence = re.search(r"Largest difference for a:[^\n]*", page)
+    assert sentence is not None
+    text = sentence.group(0)
+    assert f"keras, {diff:+.4f} from AP" in text
+    assert compat.TOOLS["keras"].convention in text
+    assert "start point" not in text and "first operating point" not in text
+    # the binned tools' rows give their number of bins / thresholds
+    assert "num_thresholds = 200" in page
+    assert "thresholds = 100" in page
+    assert "num_bins = 1,000" in page and "x_bins = 1,000" in page
+
+
+def test_largest_difference_from_the_start_point_names_the_first_point(tmp_path):
+    # a quarter of the rows tied at the top score with precision 1/2: ROCR's start at (0, 1)
+    # and the rectangle conventions part from AP there
+    rng = np.random.default_rng(6)
+    n = 400
+    y = rng.random(n) < 0.5
+    s = np.where(np.arange(n) < 100, 0.99, rng.random(n) * 0.5)
+    _write(tmp_path / "d.csv", y, a=s)
+    tool, diff = _largest(y, s)
+    assert tool in {"spark", "precrec", "prroc_dg", "rocr", "yardstick", "auc_jar"}
+    top = s == s.max()
+    _, page = _report(tmp_path, tmp_path / "d.csv", "--score", "a")
+    text = re.search(r"Largest difference for a:[^\n]*", page).group(0)
+    assert f"{tool}, {diff:+.4f} from AP" in text
+    assert compat.TOOLS[tool].convention in text
+    assert f"shared by {top.sum()} row(s)" in text
+    assert f"recall {y[top].sum() / y.sum():.3f}, precision {y[top].mean():.3f}" in text
