@@ -84,3 +84,37 @@ def test_largest_difference_from_the_start_point_names_the_first_point(tmp_path)
     assert compat.TOOLS[tool].convention in text
     assert f"shared by {top.sum()} row(s)" in text
     assert f"recall {y[top].sum() / y.sum():.3f}, precision {y[top].mean():.3f}" in text
+
+
+def _negative_zeros(obj) -> list:
+    """Every -0.0 anywhere in a JSON document."""
+    if isinstance(obj, dict):
+        return [z for v in obj.values() for z in _negative_zeros(v)]
+    if isinstance(obj, list):
+        return [z for v in obj for z in _negative_zeros(v)]
+    return [obj] if isinstance(obj, float) and obj == 0 and np.signbit(obj) else []
+
+
+def test_negative_zero_prints_as_zero_on_every_engine(tmp_path):
+    # scores 0.0 and -0.0 (one score), -0.0 first so the engine that keeps the first spelling
+    # keeps -0.0; recall >= 0.9 needs the threshold 0
+    rng = np.random.default_rng(9)
+    n = 600
+    y = rng.random(n) < 0.3
+    zero = rng.random(n) < 0.5
+    s = np.where(y & ~zero, 1.0, np.where(zero, 0.0, -0.1))
+    s = np.where(zero & (rng.random(n) < 0.5), -0.0, s)
+    s[0], y[0] = -0.0, True
+    lines = "".join(f"{int(u)},{'-0.0' if v == 0 and np.signbit(v) else repr(float(v))}\n"
+                    for u, v in zip(y, s, strict=True))  # fmt: skip
+    (tmp_path / "z.csv").write_text("y,a\n" + lines)
+    for engine in ("memory", "dask"):
+        summary, page = _report(
+            tmp_path / engine, tmp_path / "z.csv", "--score", "a", "--engine", engine,
+            "--min-recall", "0.9", "--min-precision", "none",
+        )  # fmt: skip
+        assert not re.search(r"-0(?![.\d])", page), engine
+        assert _negative_zeros(summary) == [], engine
+        point = summary["scorers"]["a"]["operating_points"][0]
+        assert point["threshold"] == 0.0
+        assert "recall ≥ 0.9" in page

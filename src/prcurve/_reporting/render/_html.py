@@ -167,7 +167,7 @@ def _scorer(analysis: Analysis, data: dict[str, Any], fig: Figure, name: str) ->
         ["AUPRG of the PRG convex hull", _fmt(s["auprg_hull"])],
         [
             "best F₁ (threshold)",
-            f"{_fmt(best['f1'])} (score ≥ {best['threshold']:.6g}; precision "
+            f"{_fmt(best['f1'])} (score ≥ {best['threshold'] + 0.0:.6g}; precision "
             f"{_fmt(best['precision'], 3)}, recall {_fmt(best['recall'], 3)})",
         ],
     ]
