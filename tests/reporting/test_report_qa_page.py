@@ -118,3 +118,34 @@ def test_negative_zero_prints_as_zero_on_every_engine(tmp_path):
         point = summary["scorers"]["a"]["operating_points"][0]
         assert point["threshold"] == 0.0
         assert "recall ≥ 0.9" in page
+
+
+def _scores_csv(path, n=1500, seed=3):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.2
+    _write(path, y, a=rng.normal(size=n) + 1.2 * y)
+    return path
+
+
+def test_no_operating_points_no_pointer_to_them(tmp_path):
+    csv = _scores_csv(tmp_path / "d.csv")
+    common = ("--score", "a", "--prevalence", "0.05")
+    summary, page = _report(tmp_path / "none", csv, *common, "--min-precision", "none",
+                            "--min-recall", "none")  # fmt: skip
+    assert not summary["scorers"]["a"].get("operating_points")
+    assert "At deployment prevalence π = 0.05" in page
+    assert "Operating points at π" not in page
+    summary, page = _report(tmp_path / "some", csv, *common, "--min-recall", "0.5")
+    assert any(p["prevalence"] == 0.05 for p in summary["scorers"]["a"]["operating_points"])
+    assert "Operating points at π are in each scorer's table." in page
+
+
+def test_headline_reason_follows_the_level(tmp_path):
+    csv = _scores_csv(tmp_path / "d.csv")
+    summary, page = _report(tmp_path / "l90", csv, "--score", "a", "--level", "0.9")
+    head = summary["scorers"]["a"]["headline_auc_pr"]
+    assert head["level"] == 0.9 and head["interval"] == "logit"
+    assert "nominal 95 %" not in head["why"] and "nominal 95 %" not in page
+    assert "this report's level is 90 %" in head["why"] and "this report's level is 90 %" in page
+    summary, _ = _report(tmp_path / "l95", csv, "--score", "a")
+    assert "nominal 95 %" in summary["scorers"]["a"]["headline_auc_pr"]["why"]
