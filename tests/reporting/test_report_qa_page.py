@@ -149,3 +149,36 @@ def test_headline_reason_follows_the_level(tmp_path):
     assert "this report's level is 90 %" in head["why"] and "this report's level is 90 %" in page
     summary, _ = _report(tmp_path / "l95", csv, "--score", "a")
     assert "nominal 95 %" in summary["scorers"]["a"]["headline_auc_pr"]["why"]
+
+
+def test_weighted_page_names_rows_and_weights(tmp_path):
+    rng = np.random.default_rng(8)
+    n = 1200
+    y = rng.random(n) < 0.25
+    s = rng.normal(size=n) + 1.0 * y
+    s[:30], y[:30] = 10.0 + np.arange(30), True  # the top 30 rows are positives: FP = 0 there
+    w = rng.uniform(0.5, 3.0, n)
+    w[30:230] = 0.0  # 200 rows of weight zero
+    body = "".join(f"{int(u)},{v!r},{x!r}\n" for u, v, x in
+                   zip(y, s.tolist(), w.tolist(), strict=True))  # fmt: skip
+    (tmp_path / "w.csv").write_text("y,a,w\n" + body)
+    summary, page = _report(
+        tmp_path, tmp_path / "w.csv", "--score", "a", "--weight", "w", "--prevalence", "0.05",
+        "--min-precision", "1", "--min-recall", "none",
+    )  # fmt: skip
+    neg_rows, neg_kept = int((~y).sum()), int((~y & (w > 0)).sum())
+    assert f"{neg_rows:,} negative rows (rows read, weight zero included" in page
+    assert "a single false positive" not in page
+    mean = w[~y & (w > 0)].mean()
+    point = next(p for p in summary["scorers"]["a"]["operating_points"]
+                 if p["prevalence"] != 0.05)  # fmt: skip
+    assert point["fp"] == 0
+    one = point["tp"] / (point["tp"] + mean)
+    assert (f"one negative row of the negatives' mean weight (their weighted sum "
+            f"{w[~y].sum():,.4g} over {neg_kept:,} negative rows of positive weight) would "
+            f"give precision {one:.4f}") in page  # fmt: skip
+    # the band at π takes no weights: the resampling table must not list it
+    steps = [st["step"] for st in summary["inference"]]
+    assert "a: AP interval at π" in steps
+    assert not any("band at π" in st for st in steps)
+    assert "a: AP interval at π" in page and "AP interval and band at π" not in page

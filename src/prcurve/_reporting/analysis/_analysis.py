@@ -340,8 +340,10 @@ def _steps(everything: list[Task], results: Results, settings: Settings) -> list
             op = results[key][0]
             i = next(i for i, st in enumerate(steps) if st.key == key)
             steps[i] = replace(steps[i], seconds=steps[i].seconds - op.seconds_at_prevalence)
+            # the band at π is listed only when it was computed (weights: not, see the notes)
+            what = "AP interval" if op.deployed_band is None else "AP interval and band"
             steps.insert(i + 1, InferenceStep(
-                (key[0], "operating_at_prevalence"), f"{key[0]}: AP interval and band at π",
+                (key[0], "operating_at_prevalence"), f"{key[0]}: {what} at π",
                 args[-1]["deploy_plan"], op.seconds_at_prevalence,
             ))  # fmt: skip
     return steps

@@ -131,6 +131,7 @@ def _header(data: dict[str, Any], figures: list[Figure]) -> Markup:
         "binary/header.html",
         source=st["source"], d=data["data"], positive_label=st["positive_label"],
         label_column=st["label_column"], prevalence=_prevalence_text(data["data"]),
+        weighted=data["data"].get("weighted_prevalence") is not None,
         version=data["prcurve_version"], ranking=ranking(data),
         warnings=[w for s in data["scorers"].values() if (w := _chance(s))],
         head=head, rows=rows, links=links,
