@@ -9,11 +9,13 @@ The bound
 ---------
 Read both curves as functions of recall with the convention of :meth:`PRCurve.interpolate`
 (the upper value at a vertical drop).  On the recall interval ``(r_i, r_{i+1}]`` of one segment
-of the full curve, Davis–Goadrich precision ``(a + x) / (d + c x)`` is monotone in ``x``, so the
-full curve lies between ``p_i`` and ``p_{i+1}``, and the thinned curve (one segment ``A → B``
-spans the interval) between its values at ``r_i`` and ``r_{i+1}``.  The largest gap between the
-two ranges bounds ``|P_full(r) − P_thin(r)|`` there; the maximum over all segments is the
-reported bound ``max_precision_error``, computed exactly from the segments (no sampling).
+of the full curve, both curves are Davis–Goadrich segments (the thinned one ``A → B`` spans the
+interval): precision ``x / (a x + b)`` in the true-positive count ``x``.  Their difference
+peaks at the interval's ends or at the one interior point where its derivative vanishes
+(:func:`_peak`), so ``max_precision_error``, the largest of these over all segments, is the
+exact supremum of ``|P_full(r) − P_thin(r)|`` (no sampling), up to rounding.  (Comparing
+only the two precision ranges, as an earlier version did, gives the whole width of a segment
+even where the curves agree — 0.25 for the rise from precision 0 after three negatives.)
 Before the first point both curves share the segment from the origin, so they agree.
 
 The functions take row blocks with one row of context (the previous point) so that
@@ -115,15 +117,61 @@ def segment_bounds(
     j = np.searchsorted(kept_index, index[:-1][rising], side="right") - 1
     a_tp, a_fp = kept_tp[j], kept_fp[j]
     b_tp, b_fp = kept_tp[j + 1], kept_fp[j + 1]
-    p0, p1 = t0 / (t0 + f0), t1 / (t1 + f1)
+    # full and thinned precision at both ends of the full segment (just right of t0: the
+    # segment's own value there; at t0 = 0 from the origin, the limit along the segment)
+    p0 = dg_precision(t0, f0, t1, f1, t0)
+    p1 = t1 / (t1 + f1)
     q0 = dg_precision(a_tp, a_fp, b_tp, b_fp, t0)
     q1 = dg_precision(a_tp, a_fp, b_tp, b_fp, t1)
-    # on the segment A -> B, tp_A <= t0: dg_precision at t0 is the value just right of r_i
+    gap = np.maximum(np.abs(p0 - q0), np.abs(p1 - q1))
+    # ... and at the one interior point where the difference can peak (see _peak)
+    x, found, exact = _peak(t0, f0, t1, f1, a_tp, a_fp, b_tp, b_fp)
+    inner = np.abs(dg_precision(t0, f0, t1, f1, x) - dg_precision(a_tp, a_fp, b_tp, b_fp, x))
+    gap = np.maximum(gap, np.where(found, inner, 0.0))
+    # where that point could not be formed (a slope overflowing), the ranges' widest gap
     lo_f, hi_f = np.minimum(p0, p1), np.maximum(p0, p1)
-    gap = np.maximum(hi_f - np.minimum(q0, q1), np.maximum(q0, q1) - lo_f)
+    loose = np.maximum(hi_f - np.minimum(q0, q1), np.maximum(q0, q1) - lo_f)
+    gap = np.where(exact, gap, loose)
     same = (a_tp == t0) & (a_fp == f0) & (b_tp == t1) & (b_fp == f1)  # the segment is kept
     gap = np.where(same, 0.0, gap)
     return float(max(gap.max(), 0.0))
+
+
+def _peak(
+    t0: np.ndarray,
+    f0: np.ndarray,
+    t1: np.ndarray,
+    f1: np.ndarray,
+    a_tp: np.ndarray,
+    a_fp: np.ndarray,
+    b_tp: np.ndarray,
+    b_fp: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where on ``(t0, t1)`` the gap between the full segment and the kept one A → B can peak.
+
+    Along a Davis–Goadrich segment FP is linear in TP = x, so precision is ``x / (a x + b)``
+    (``a = 1 + slope``, ``b`` = FP extrapolated to x = 0), whose derivative is
+    ``b / (a x + b)²``.  The difference of two such precisions has derivative
+    ``b₁/(a₁x + b₁)² − b₂/(a₂x + b₂)²``; with both denominators positive (x + FP > 0) it
+    vanishes only where ``√|b₁| (a₂x + b₂) = √|b₂| (a₁x + b₁)`` with ``b₁ b₂ > 0``: one point,
+    linear in x.  So the largest gap on the segment is at its ends or there: the bound is the
+    exact supremum, not the gap between the two precision ranges (which is the whole range
+    of the full segment even where the curves agree, e.g. from precision 0 at TP = 0).
+
+    Returns that point (``t1`` where there is none), whether it is strictly inside, and
+    whether the coefficients were finite (a slope can overflow: a tiny TP step beside a huge
+    FP step); where they were not, the caller falls back to the ranges' gap.
+    """
+    with np.errstate(all="ignore"):
+        s1 = (f1 - f0) / (t1 - t0)
+        s2 = (b_fp - a_fp) / (b_tp - a_tp)
+        a1, b1 = 1.0 + s1, f0 - s1 * t0
+        a2, b2 = 1.0 + s2, a_fp - s2 * a_tp
+        r1, r2 = np.sqrt(np.abs(b1)), np.sqrt(np.abs(b2))
+        x = (r2 * b1 - r1 * b2) / (r1 * a2 - r2 * a1)
+    exact = np.isfinite(a1) & np.isfinite(b1) & np.isfinite(a2) & np.isfinite(b2)
+    found = exact & (b1 * b2 > 0) & np.isfinite(x) & (x > t0) & (x < t1)
+    return np.where(found, x, t1), found, exact
 
 
 def thin_indices(

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..._core._area import AUC_PR_METHODS
+from ..._core._counts import BinaryCounts
 from ..._core._empirical import PRCurve
 from ..._inference._chance import below_chance_test
 from ..._inference._compare import ComparisonResult
@@ -231,8 +232,24 @@ def _exact_curves(engine: EngineData, progress: Progress | None) -> dict[str, di
     for name in engine.scores:
         timings: dict[str, float] = {}
         with Stage(progress, f"{name}: curves", timings, "curves"):
-            curves[name] = {"pr": PRCurve.from_counts(engine.counts(name)), "timings": timings}
+            pr = PRCurve.from_counts(_no_negative_zero(engine.counts(name)))
+            curves[name] = {"pr": pr, "timings": timings}
     return curves
+
+
+def _no_negative_zero(counts: BinaryCounts) -> BinaryCounts:
+    """The counts with a threshold of −0.0 written 0.0.
+
+    −0.0 and 0.0 are one score (``-0.0 == 0.0``), counted as one distinct threshold, but which
+    of the two spellings stands for it depends on which row an engine meets first: the memory
+    engine's sort keeps one, Dask's partitions may keep the other, and the page, summary.json
+    and curve files would print "0" on one engine and "-0" on the other.  Normalising here, in
+    the counts every report step reads (rather than in each formatter), makes every output
+    agree whatever the engine; adding 0.0 maps −0.0 to 0.0 and leaves every other value as it is.
+    """
+    if not np.signbit(counts.thresholds[counts.thresholds == 0]).any():
+        return counts
+    return replace(counts, thresholds=counts.thresholds + 0.0)
 
 
 class _FigureViews:
@@ -337,8 +354,10 @@ def _steps(everything: list[Task], results: Results, settings: Settings) -> list
             op = results[key][0]
             i = next(i for i, st in enumerate(steps) if st.key == key)
             steps[i] = replace(steps[i], seconds=steps[i].seconds - op.seconds_at_prevalence)
+            # the band at π is listed only when it was computed (weights: not, see the notes)
+            what = "AP interval" if op.deployed_band is None else "AP interval and band"
             steps.insert(i + 1, InferenceStep(
-                (key[0], "operating_at_prevalence"), f"{key[0]}: AP interval and band at π",
+                (key[0], "operating_at_prevalence"), f"{key[0]}: {what} at π",
                 args[-1]["deploy_plan"], op.seconds_at_prevalence,
             ))  # fmt: skip
     return steps

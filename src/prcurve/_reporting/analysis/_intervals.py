@@ -24,6 +24,7 @@ __all__ = [
     "band_method",
     "closed_form_intervals",
     "headline_interval",
+    "headline_reason",
 ]
 
 
@@ -84,16 +85,32 @@ def _bootstrap_task(
 
 #: The headline AP interval and the fallbacks, best-covering first (see :func:`headline_interval`).
 HEADLINE_KINDS = ("logit", "bootstrap_percentile", "binomial")
-#: Why the headline interval is the logit one (the page and summary.json show it).
-HEADLINE_REASON = (
-    "logit interval (Boyd, Eng & Page 2013): of the intervals the report computes it is the one "
-    "whose measured coverage stayed at or near its nominal 95 % in every setting measured — "
-    "0.93–0.98 on binormal, Hughes-Oliver Case A and discrete scores at n = 1000, 0.96 at about "
-    "25 positives, 0.945 at π = 0.3, n = 200 (bench/coverage_intervals.py, "
-    "bench/coverage_before_after.py) — while the percentile bootstrap fell to 0.92 at n = 200; "
-    "it needs no resampling, so it is computed on all rows even when the bootstrap runs on a "
-    "subsample"
-)
+
+
+def headline_reason(level: float) -> str:
+    """Why the headline interval is the logit one (the page and summary.json show it), at the
+    report's ``--level``: its coverage was measured at 95 %, so another level says so rather
+    than calling 95 % its nominal level."""
+    nominal = f"{level * 100:.4g} %"
+    measured = (
+        f"its nominal {nominal}"
+        if abs(level - 0.95) < 1e-12
+        else f"its nominal level (measured at 95 %; this report's level is {nominal}, at which "
+        "its coverage was not measured)"
+    )
+    return (
+        "logit interval (Boyd, Eng & Page 2013): of the intervals the report computes it is the "
+        f"one whose measured coverage stayed at or near {measured} in every setting measured — "
+        "0.93–0.98 on binormal, Hughes-Oliver Case A and discrete scores at n = 1000, 0.96 at "
+        "about 25 positives, 0.945 at π = 0.3, n = 200 (bench/coverage_intervals.py, "
+        "bench/coverage_before_after.py) — while the percentile bootstrap fell to 0.92 at "
+        "n = 200; it needs no resampling, so it is computed on all rows even when the bootstrap "
+        "runs on a subsample"
+    )
+
+
+#: Why the headline interval is the logit one, at the default level 95 %.
+HEADLINE_REASON = headline_reason(0.95)
 
 #: Why, when the logit interval could not be computed (the notes say why), another is shown.
 FALLBACK_REASON = (

@@ -256,7 +256,7 @@ def analyse_operating(
     n_neg = float(
         np.count_nonzero(~np.asarray(y, dtype=bool)) if n_neg_rows is None else n_neg_rows
     )
-    notes += _no_false_positive_notes(points, n_neg)
+    notes += _no_false_positive_notes(points, n_neg, weighted=sample_weight is not None)
     if prevalence is None:
         return OperatingAnalysis(points, notes=notes)
     b_deploy = n_resamples if deploy_plan is None else deploy_plan.n_resamples
@@ -266,18 +266,32 @@ def analyse_operating(
     )  # fmt: skip
 
 
-def _no_false_positive_notes(points: list[OperatingPoint], n_neg: float) -> list[str]:
+def _no_false_positive_notes(
+    points: list[OperatingPoint], n_neg: float, *, weighted: bool
+) -> list[str]:
     """A note for each point whose threshold has no false positive in the data: its precision
-    interval collapses to 1, and the note says what one false positive would give."""
+    interval collapses to 1, and the note says what one false positive would give.
+
+    ``n_neg``: the negative rows (of positive weight, when ``weighted``).  With weights a false
+    positive is not one row but its weight, so the note says what one negative row of the
+    negatives' mean weight would give, and counts rows as rows and weights as weighted sums.
+    """
     notes = []
     for p in points:
         if p.feasible and p.fp == 0 and p.tp is not None and p.precision_interval is not None:
-            one = p.tp / (p.tp + p.n_neg / n_neg)  # one false positive (reweighted at π)
+            mean = p.n_neg / n_neg  # one negative row's weight (reweighted at π)
+            one = p.tp / (p.tp + mean)
+            if weighted:
+                what = (
+                    "one negative row of the negatives' mean weight (their weighted sum "
+                    f"{p.n_neg:,.4g} over {n_neg:,.0f} negative rows of positive weight)"
+                )
+            else:
+                what = f"a single false positive among the {n_neg:,.0f} negatives"
             notes.append(
                 f"{p.criterion} {p.target:g} at prevalence {p.prevalence:.4g}: the threshold "
                 "has no false positive in the data, so no resample has one and the precision "
-                "interval collapses to 1; a single false positive among the "
-                f"{n_neg:,.0f} negatives would give precision {one:.4f}"
+                f"interval collapses to 1; {what} would give precision {one:.4f}"
             )
     return notes
 

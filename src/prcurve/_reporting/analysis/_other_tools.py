@@ -19,9 +19,25 @@ from dataclasses import dataclass, field
 
 from ..._core._counts import BinaryCounts
 from ..._core._empirical import PRCurve
-from ...compat import ToolComparison, compare_tools_from_counts
+from ...compat import TOOLS, ToolComparison, compare_tools_from_counts
 
-__all__ = ["OtherTools", "exact_counts", "other_tools"]
+__all__ = ["START_POINT_TOOLS", "OtherTools", "bin_options", "exact_counts", "other_tools"]
+
+#: The tools whose convention differs from AP at the start of the curve (where it begins: from
+#: (0, 1), from (0, first precision), a rectangle up to the first point, the first instance):
+#: only for these do the first operating point's facts explain a difference.  The others differ
+#: by interpolation, binning, clipping or ties, which the first point says nothing about.
+START_POINT_TOOLS = frozenset({"spark", "precrec", "prroc_dg", "rocr", "yardstick", "auc_jar"})
+
+
+def bin_options(tool: str) -> dict[str, int]:
+    """A tool's default numbers of bins or thresholds (``{"num_thresholds": 200}`` for Keras;
+    empty for the tools that do not bin), so a binned tool's row can say how many it used."""
+    return {
+        k: v
+        for k, v in TOOLS[tool].options.items()
+        if isinstance(v, int) and not isinstance(v, bool)
+    }
 
 
 @dataclass(frozen=True)

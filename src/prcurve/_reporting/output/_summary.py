@@ -20,10 +20,10 @@ from ..._inference._compare import ComparisonResult
 from ..analysis._analysis import (
     FALLBACK_REASON,
     HEADLINE_KINDS,
-    HEADLINE_REASON,
     Analysis,
     headline_interval,
 )
+from ..analysis._intervals import headline_reason
 from ..analysis._operating import OperatingAnalysis
 from ..render._chance import chance_entry
 from ..render._delong_html import roc_delong_entry
@@ -128,7 +128,9 @@ def summary(analysis: Analysis) -> dict[str, Any]:
                 "low": _num(head.interval.low),
                 "high": _num(head.interval.high),
                 "level": head.level,
-                "why": HEADLINE_REASON if head.kind == HEADLINE_KINDS[0] else FALLBACK_REASON,
+                "why": headline_reason(head.level)
+                if head.kind == HEADLINE_KINDS[0]
+                else FALLBACK_REASON,
             }
         if sc.operating is not None:
             out["scorers"][name].update(operating_summary(sc.operating))

@@ -31,7 +31,8 @@ def _fmt(x: Any, digits: int = 4) -> str:
 
 
 def _thr(x: Any) -> str:
-    return "–" if x is None else f"{x:.6g}"
+    # + 0.0: a threshold of -0.0 (one score with 0.0) prints "0" whichever engine kept it
+    return "–" if x is None else f"{x + 0.0:.6g}"
 
 
 def _ci(entry: dict[str, Any] | None, digits: int = 4) -> str:

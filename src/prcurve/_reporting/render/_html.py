@@ -131,6 +131,7 @@ def _header(data: dict[str, Any], figures: list[Figure]) -> Markup:
         "binary/header.html",
         source=st["source"], d=data["data"], positive_label=st["positive_label"],
         label_column=st["label_column"], prevalence=_prevalence_text(data["data"]),
+        weighted=data["data"].get("weighted_prevalence") is not None,
         version=data["prcurve_version"], ranking=ranking(data),
         warnings=[w for s in data["scorers"].values() if (w := _chance(s))],
         head=head, rows=rows, links=links,
@@ -167,7 +168,7 @@ def _scorer(analysis: Analysis, data: dict[str, Any], fig: Figure, name: str) ->
         ["AUPRG of the PRG convex hull", _fmt(s["auprg_hull"])],
         [
             "best F₁ (threshold)",
-            f"{_fmt(best['f1'])} (score ≥ {best['threshold']:.6g}; precision "
+            f"{_fmt(best['f1'])} (score ≥ {best['threshold'] + 0.0:.6g}; precision "
             f"{_fmt(best['precision'], 3)}, recall {_fmt(best['recall'], 3)})",
         ],
     ]

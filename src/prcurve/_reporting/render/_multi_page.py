@@ -76,7 +76,7 @@ def _point_rows(points: list[dict[str, Any]], folds: bool) -> list[list[str]]:
             rows.append([_target(p), "not met", "–", "–", "–"])
         else:
             rows.append(
-                [_target(p), f"{p['threshold']:.6g}", fmt(p["precision"]), fmt(p["recall"]),
+                [_target(p), f"{p['threshold'] + 0.0:.6g}", fmt(p["precision"]), fmt(p["recall"]),
                  fmt(p["fpr"])]
             )  # fmt: skip
     return rows

@@ -11,6 +11,7 @@ the numbers are ``templates/binary/operating.html`` and ``deployment.html``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,7 +36,8 @@ def _ci(entry: dict[str, Any] | None, digits: int = 4) -> str:
 
 
 def _thr(x: Any) -> str:
-    return "–" if x is None else f"{x:.6g}"
+    # + 0.0: a threshold of -0.0 (one score with 0.0) prints "0" whichever engine kept it
+    return "–" if x is None else f"{x + 0.0:.6g}"
 
 
 def _count(x: Any) -> str:
@@ -145,6 +147,11 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> Markup:
             "include the prevalence's uncertainty."
         )
     fig = deployment_figure(analysis, list(entries), pi)
+    points_at_pi = any(
+        math.isclose(p["prevalence"], pi)
+        for s in data["scorers"].values()
+        for p in s.get("operating_points") or []
+    )
     methods = list(first["auc_pr"])
     level = data["settings"]["level"]
     head = ["scorer", *(METHOD_LABELS.get(m, m) for m in methods), f"AP {level:.0%} CI"]
@@ -166,7 +173,7 @@ def deployment_html(analysis: Any, data: dict[str, Any]) -> Markup:
     )
     return render(
         "binary/deployment.html", pi=f"{pi:.4g}", png=png_data(figure_png(fig)),
-        caption=caption, head=head, rows=rows, how=how,
+        caption=caption, head=head, rows=rows, how=how, points_at_pi=points_at_pi,
         band=next((e["confidence_band"] for e in entries.values() if e.get("confidence_band")),
                   None),
         comparisons=_comparisons(data.get("deployment_comparisons")),

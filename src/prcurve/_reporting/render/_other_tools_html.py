@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ...compat import TOOLS
 from ..analysis._analysis import Analysis
+from ..analysis._other_tools import START_POINT_TOOLS, bin_options
 from ._templates import code, render
 
 __all__ = ["other_tools_entry", "other_tools_html"]
@@ -39,6 +40,7 @@ def other_tools_entry(analysis: Analysis) -> dict[str, Any] | None:
                 "minus_ap": _num(r.minus_ap),
                 "minus_dg": _num(r.minus_dg),
                 "why": r.reason,
+                "bins": bin_options(r.tool),
             }
             for r in table.rows
         ]
@@ -56,7 +58,12 @@ def other_tools_entry(analysis: Analysis) -> dict[str, Any] | None:
             "tools": tools,
             "largest_difference": None
             if largest is None
-            else {"tool": largest["tool"], "minus_ap": largest["minus_ap"]},
+            else {
+                "tool": largest["tool"],
+                "minus_ap": largest["minus_ap"],
+                "why": largest["why"],
+                "start_point": largest["tool"] in START_POINT_TOOLS,
+            },
         }
     return {"scorers": scorers, "notes": list(found.notes)}
 
@@ -84,13 +91,15 @@ def other_tools_html(data: dict[str, Any]) -> Markup:
             + [""]
         )
         for i, t in enumerate(scorers[names[0]]["tools"]):
-            call = code(t["tool"]) + f" ({t['call']})"
+            bins = "".join(f"; {k} = {v:,}" for k, v in t["bins"].items())
+            call = code(t["tool"]) + f" ({t['call']}{bins})"
             rows.append([call] + [_cell(scorers[n]["tools"][i]) for n in names] + [t["why"]])
         for n in names:
             big, top = scorers[n]["largest_difference"], scorers[n]["first_operating_point"]
             if big is not None:
                 largest.append({
                     "name": n, "tool": big["tool"], "minus_ap": f"{big['minus_ap']:+.4f}",
+                    "why": big["why"], "start_point": big["start_point"],
                     "rows": f"{top['rows']:,.0f}", "recall": f"{top['recall']:.3f}",
                     "precision": f"{top['precision']:.3f}",
                 })  # fmt: skip
