@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from prcurve import compat
 
@@ -95,7 +96,8 @@ def _negative_zeros(obj) -> list:
     return [obj] if isinstance(obj, float) and obj == 0 and np.signbit(obj) else []
 
 
-def test_negative_zero_prints_as_zero_on_every_engine(tmp_path):
+@pytest.mark.parametrize("engine", ["memory", "dask"])  # the test extra installs Dask
+def test_negative_zero_prints_as_zero_on_memory_and_dask(tmp_path, engine):
     # scores 0.0 and -0.0 (one score), -0.0 first so the engine that keeps the first spelling
     # keeps -0.0; recall >= 0.9 needs the threshold 0
     rng = np.random.default_rng(9)
@@ -108,16 +110,15 @@ def test_negative_zero_prints_as_zero_on_every_engine(tmp_path):
     lines = "".join(f"{int(u)},{'-0.0' if v == 0 and np.signbit(v) else repr(float(v))}\n"
                     for u, v in zip(y, s, strict=True))  # fmt: skip
     (tmp_path / "z.csv").write_text("y,a\n" + lines)
-    for engine in ("memory", "dask"):
-        summary, page = _report(
-            tmp_path / engine, tmp_path / "z.csv", "--score", "a", "--engine", engine,
-            "--min-recall", "0.9", "--min-precision", "none",
-        )  # fmt: skip
-        assert not re.search(r"-0(?![.\d])", page), engine
-        assert _negative_zeros(summary) == [], engine
-        point = summary["scorers"]["a"]["operating_points"][0]
-        assert point["threshold"] == 0.0
-        assert "recall ≥ 0.9" in page
+    summary, page = _report(
+        tmp_path / engine, tmp_path / "z.csv", "--score", "a", "--engine", engine,
+        "--min-recall", "0.9", "--min-precision", "none",
+    )  # fmt: skip
+    assert not re.search(r"-0(?![.\d])", page), engine
+    assert _negative_zeros(summary) == [], engine
+    point = summary["scorers"]["a"]["operating_points"][0]
+    assert point["threshold"] == 0.0
+    assert "recall ≥ 0.9" in page
 
 
 def _scores_csv(path, n=1500, seed=3):
