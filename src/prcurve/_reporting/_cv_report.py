@@ -27,6 +27,7 @@ from ._multi_report import MultiOptions, curve_columns, png, settings_rows
 from .analysis._multi_operating import fold_operating
 from .input._io import InputError
 from .input._multi_input import MultiInput, binary_labels
+from .input._public_names import in_column_terms
 from .output._names import file_stems
 from .output._output import write_tree
 from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
@@ -127,7 +128,10 @@ def write_cv_report(
         try:
             res = cv_pr_curves(y, s, data.folds, level=opts.level, sample_weight=data.weight)
         except ValueError as exc:
-            raise InputError(f"{data.source}: column {column!r}: {exc}") from None
+            named = {"y_true": label, "y_score": column, "sample_weight": opts.weight or ""}
+            raise InputError(
+                f"{data.source}: scores in column {column!r}: {in_column_terms(str(exc), named)}"
+            ) from None
         entry: dict[str, Any] = {"score_column": column, "folds": res.folds.tolist(), "auc": {}}
         if multiclass:
             entry["support"] = int(np.count_nonzero(y))  # rows, also with weights

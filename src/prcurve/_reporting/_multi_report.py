@@ -29,6 +29,7 @@ from .._multi._interval import auc_pr_multi_ci
 from .analysis._multi_operating import Targets, binary_operating
 from .input._io import InputError
 from .input._multi_input import MultiInput
+from .input._public_names import in_column_terms
 from .output._names import file_stems
 from .output._output import write_tree
 from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
@@ -162,7 +163,8 @@ def write_multiclass_report(
         res = pr_curves(data.labels, S, labels=np.array(list(class_names), dtype=str),
                         sample_weight=data.weight)  # fmt: skip
     except ValueError as exc:
-        raise InputError(f"{data.source}: {exc}") from None
+        named = {"y_true": label, "sample_weight": opts.weight or ""}
+        raise InputError(f"{data.source}: {in_column_terms(str(exc), named)}") from None
     summary: dict[str, Any] = {
         "prcurve_version": __version__,
         "kind": "multiclass",
