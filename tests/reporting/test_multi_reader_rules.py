@@ -87,3 +87,32 @@ def test_multiclass_library_messages_name_columns_not_parameters(tmp_path):
     err = one_error(proc)
     assert "m.csv: column 'y': class 'a' has no negative instance of positive weight" in err
     assert "y_true" not in err
+
+
+def test_cv_page_names_the_fold_of_every_per_fold_value(tmp_path):
+    import re
+
+    rng = np.random.default_rng(4)
+    n = 90
+    y = rng.random(n) < 0.4
+    s = rng.random(n) + 0.6 * y
+    folds = np.array(["kA", "kB", "kC"])[np.arange(n) % 3]
+    rows = [f"{int(a)},{b!r},{c}" for a, b, c in zip(y, s.tolist(), folds, strict=True)]
+    (tmp_path / "cv.csv").write_text("y,s,f\n" + "\n".join(rows) + "\n")
+    proc, out = run(tmp_path, ["cv.csv", "--label", "y", "--score", "s", "--fold", "f"])
+    assert proc.returncode == 0, proc.stderr.decode()
+    page = (out / "report.html").read_text()
+    cells = re.findall(r"kA: ([0-9.]+), kB: ([0-9.]+), kC: ([0-9.]+)", page)
+    assert cells, "no per-fold cell names its folds"
+    want = [average_precision_score(y[folds == k], s[folds == k]) for k in ("kA", "kB", "kC")]
+    shown = [float(v) for v in cells[0]]  # the first estimator's row: average precision
+    assert shown == pytest.approx(want, abs=5e-5)  # printed with 4 decimals
+
+
+def test_micro_curve_file_has_a_plain_key(tmp_path):
+    (tmp_path / "m.csv").write_text(MULTI.replace("NA", "a"))
+    proc, out = run(tmp_path, ["m.csv", "--label", "y", "--score-prefix", "p_"])
+    assert proc.returncode == 0, proc.stderr.decode()
+    scorers = json.loads((out / "summary.json").read_text())["curve_files"]["scorers"]
+    assert list(scorers) == ["p_a", "p_b", "micro_average"]
+    assert (out / scorers["micro_average"]["path"]).is_file()

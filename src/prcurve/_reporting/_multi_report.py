@@ -110,6 +110,15 @@ def settings_rows(data: MultiInput, label: str, opts: MultiOptions) -> list[tupl
     ]
 
 
+def _micro_key(curves: dict[str, Any]) -> str:
+    """The micro curve's key in ``curve_files``: ``micro_average``, a plain key like the score
+    columns' (``micro_average_`` and so on when a score column has that name)."""
+    key = "micro_average"
+    while key in curves:
+        key += "_"
+    return key
+
+
 def _curve_files(
     curves: dict[str, PRCurve], opts: MultiOptions, deployed: dict[str, PRCurve]
 ) -> tuple[dict[str, str | bytes], dict[str, Any]]:
@@ -123,7 +132,7 @@ def _curve_files(
     for column, pr in curves.items():
         path = f"curves/{stems[column]}.csv"
         files[path] = curve_csv(curve_columns(file_curve(pr, all_points=opts.all_points)))
-        key = "(micro average)" if column == MICRO else column
+        key = _micro_key(curves) if column == MICRO else column
         entries[key] = file_entry(pr, path, all_points=opts.all_points)
         if column in deployed:
             path = f"curves/{stems[column]}_at_prevalence.csv"
