@@ -92,7 +92,7 @@ def test_cv_report_numbers(multiclass_csv, tmp_path):
         (["--label", "nope", "--score-prefix", "p_"], "no column 'nope'"),
         (["--label", "animal", "--score", "p_cat", "--fold", "fold"], "3 distinct labels"),
         (["--label", "is_cat", "--score", "animal", "--fold", "fold"],
-         "column 'animal' has 'eel' at row 1; expected a number"),
+         "column 'animal' has 'eel' at line 2; expected a number"),
         (["--label", "is_cat", "--score", "p_cat", "--fold", "fold", "--pos-label", "x"],
          "--pos-label 'x' is not a label"),
     ],
@@ -156,16 +156,16 @@ def test_more_file_errors(tmp_path, capsys):
     fold = ["--label", "y", "--score", "s", "--fold", "f"]
     assert "no such file" in fails(None, *fold, name="missing.csv")
     assert "no data rows after the header" in fails("y,s,f\n", *fold)
-    assert "cannot read the file" in fails("y,s,f\n1,2\n3,4,5,6,7\n", *fold)
+    assert "line 2 has 2 fields, the header has 3" in fails("y,s,f\n1,2\n3,4,5,6,7\n", *fold)
     text = "y,s,f\n1,0.5,a\n,0.2,a\n0,0.1,b\n1,0.7,b\n"
-    assert "column 'y' has a missing value at row 2" in fails(text, *fold)
+    assert "column 'y' has a missing label at line 3" in fails(text, *fold)
     text = "y,s,f\n1,0.5,a\n0,inf,a\n0,0.1,b\n1,0.7,b\n"
-    assert "column 's' has inf at row 2; expected a finite number" in fails(text, *fold)
+    assert "column 's' has inf at line 3; expected a finite number" in fails(text, *fold)
     text = "y,s,f\ncat,0.5,a\ndog,0.2,a\ncat,0.1,b\ndog,0.7,b\n"
     assert "cannot tell which label in column 'y' is positive" in fails(text, *fold)
     assert "named twice" in fails(text, "--label", "y", "--score", "s", "--fold", "s")
     text = "y,s,f\n1,0.5,a\n1,0.2,a\n0,0.1,b\n1,0.7,b\n"
-    assert "column 's': fold 'a': y_true: expected both classes" in fails(text, *fold)
+    assert "scores in column 's': fold 'a': column 'y': expected both classes" in fails(text, *fold)
 
 
 def test_weight_and_separator_columns(tmp_path):
@@ -207,5 +207,5 @@ def test_weight_and_separator_columns(tmp_path):
     bad.write_text("y,p_a,p_b,w\n0,0.1,0.2,1\n1,0.3,0.1,-2\n")
     from prcurve._reporting.input._io import InputError
 
-    with pytest.raises(InputError, match=r"column 'w' has -2\.0 at row 2; expected a weight >= 0"):
+    with pytest.raises(InputError, match=r"column 'w' has -2\.0 at line 3; expected a weight >= 0"):
         read_multi_input(str(bad), "y", score_prefix="p_", weight="w")

@@ -27,6 +27,7 @@ from ._multi_report import MultiOptions, curve_columns, png, settings_rows
 from .analysis._multi_operating import fold_operating
 from .input._io import InputError
 from .input._multi_input import MultiInput, binary_labels
+from .input._public_names import in_column_terms
 from .output._names import file_stems
 from .output._output import write_tree
 from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
@@ -127,7 +128,10 @@ def write_cv_report(
         try:
             res = cv_pr_curves(y, s, data.folds, level=opts.level, sample_weight=data.weight)
         except ValueError as exc:
-            raise InputError(f"{data.source}: column {column!r}: {exc}") from None
+            named = {"y_true": label, "y_score": column, "sample_weight": opts.weight or ""}
+            raise InputError(
+                f"{data.source}: scores in column {column!r}: {in_column_terms(str(exc), named)}"
+            ) from None
         entry: dict[str, Any] = {"score_column": column, "folds": res.folds.tolist(), "auc": {}}
         if multiclass:
             entry["support"] = int(np.count_nonzero(y))  # rows, also with weights
@@ -182,6 +186,12 @@ def _macro(entries: dict[str, Any], level: float) -> dict[str, Any]:
     return out
 
 
+def _per_fold(folds: list[Any], values: list[float]) -> str:
+    """Per-fold values, each after its fold id (``a: 0.91, b: 0.88``): the folds are the fold
+    column's values, in the order of ``summary.json``'s ``folds``."""
+    return ", ".join(f"{f}: {fmt(v)}" for f, v in zip(folds, values, strict=True))
+
+
 def _body(
     summary: dict[str, Any], data: MultiInput, figures: dict[str, bytes], opts: MultiOptions,
     multiclass: bool,
@@ -207,7 +217,7 @@ def _body(
                 method_name(m),
                 fmt(e["mean"]),
                 interval(e["interval"]),
-                " ".join(fmt(v) for v in e["per_fold"]),
+                _per_fold(folds, e["per_fold"]),
             ]
             for m, e in summary["macro"].items()
         ]
@@ -222,7 +232,7 @@ def _body(
         body.append(img(figures[name], f"fold curves of {name}"))
         rows = [
             [method_name(m), fmt(a["mean"]), interval(a["interval"]), fmt(a["pooled"]),
-             " ".join(fmt(v) for v in a["per_fold"])]
+             _per_fold(folds, a["per_fold"])]
             for m, a in e["auc"].items()
         ]  # fmt: skip
         body.append(

@@ -29,6 +29,7 @@ from .._multi._interval import auc_pr_multi_ci
 from .analysis._multi_operating import Targets, binary_operating
 from .input._io import InputError
 from .input._multi_input import MultiInput
+from .input._public_names import in_column_terms
 from .output._names import file_stems
 from .output._output import write_tree
 from .output._sized import MAX_FILE_POINTS, file_curve, file_entry
@@ -109,6 +110,15 @@ def settings_rows(data: MultiInput, label: str, opts: MultiOptions) -> list[tupl
     ]
 
 
+def _micro_key(curves: dict[str, Any]) -> str:
+    """The micro curve's key in ``curve_files``: ``micro_average``, a plain key like the score
+    columns' (``micro_average_`` and so on when a score column has that name)."""
+    key = "micro_average"
+    while key in curves:
+        key += "_"
+    return key
+
+
 def _curve_files(
     curves: dict[str, PRCurve], opts: MultiOptions, deployed: dict[str, PRCurve]
 ) -> tuple[dict[str, str | bytes], dict[str, Any]]:
@@ -122,7 +132,7 @@ def _curve_files(
     for column, pr in curves.items():
         path = f"curves/{stems[column]}.csv"
         files[path] = curve_csv(curve_columns(file_curve(pr, all_points=opts.all_points)))
-        key = "(micro average)" if column == MICRO else column
+        key = _micro_key(curves) if column == MICRO else column
         entries[key] = file_entry(pr, path, all_points=opts.all_points)
         if column in deployed:
             path = f"curves/{stems[column]}_at_prevalence.csv"
@@ -162,7 +172,8 @@ def write_multiclass_report(
         res = pr_curves(data.labels, S, labels=np.array(list(class_names), dtype=str),
                         sample_weight=data.weight)  # fmt: skip
     except ValueError as exc:
-        raise InputError(f"{data.source}: {exc}") from None
+        named = {"y_true": label, "sample_weight": opts.weight or ""}
+        raise InputError(f"{data.source}: {in_column_terms(str(exc), named)}") from None
     summary: dict[str, Any] = {
         "prcurve_version": __version__,
         "kind": "multiclass",

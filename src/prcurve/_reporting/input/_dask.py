@@ -20,6 +20,7 @@ import numpy as np
 
 from ..._core._counts import BinaryCounts
 from .._progress import announce
+from ._dask_locate import first_problem
 from ._engine import EngineData
 from ._io import (
     InputError,
@@ -31,6 +32,7 @@ from ._io import (
     positive_class,
 )
 from ._numbers import pandas_exact_floats
+from ._public_names import in_column_terms
 
 __all__ = [
     "DEFAULT_SUBSAMPLE",
@@ -206,6 +208,32 @@ def _data_facts(frame: Any, label: str, positive: list[Any], weight: str | None)
     return {"rows": rows, "effective": (sums[1] ** 2 / sums[2], sums[4] ** 2 / sums[5])}
 
 
+def _exact_counts(
+    frame: Any, path: str, label: str, scores: Sequence[str], pos_label: str | None,
+    weight: str | None, workdir: str | None, progress: Any,
+) -> tuple[list[Any], str, Any, dict[str, BinaryCounts]]:  # fmt: skip
+    """The positive label values, their text, the label counts and every score column's
+    exact counts (a bad value raises the library's ``ValueError``/``TypeError``)."""
+    from ...dask._curve import compute_curve
+
+    counts = frame[label].value_counts(dropna=False).compute()
+    positive, positive_text = _positive_values(counts, label, path, pos_label)
+    is_pos = frame[label].isin(positive)
+    if progress is not None:
+        progress(1, 1)
+    exact = {}
+    for name in scores:
+        announce(progress, f"{name}: exact curve (dask)")
+        curve = compute_curve(
+            is_pos, frame[name], sample_weight=None if weight is None else frame[weight],
+            max_points=EVERY_POINT, workdir=workdir,
+        ).curve  # fmt: skip
+        exact[name] = BinaryCounts(curve.thresholds, curve.tp, curve.fp, curve.n_pos, curve.n_neg)
+        if progress is not None:
+            progress(1, 1)
+    return positive, positive_text, counts, exact
+
+
 def read_dask(
     path: str,
     label: str,
@@ -227,32 +255,32 @@ def read_dask(
     analysis asks.  Both run on ``scheduler`` (``prcurve.dask._curve.scheduler_context``);
     ``workdir`` is passed to :func:`prcurve.dask.pr_curve`.
     """
-    from ...dask._curve import compute_curve, scheduler_context
+    from ...dask._curve import scheduler_context
 
+    if path == "-":
+        raise InputError(
+            "-: the Dask engine reads files, not standard input; pass a file name (or use "
+            "--engine memory to read standard input)"
+        )
     announce(progress, "reading (dask)")
     with scheduler_context(scheduler):
         frame = open_frame(path, label, scores, sep, encoding, weight)
-        counts = frame[label].value_counts(dropna=False).compute()
-        positive, positive_text = _positive_values(counts, label, path, pos_label)
-        is_pos = frame[label].isin(positive)
-        if progress is not None:
-            progress(1, 1)
-        exact = {}
-        for name in scores:
-            announce(progress, f"{name}: exact curve (dask)")
-            try:
-                curve = compute_curve(
-                    is_pos, frame[name], sample_weight=None if weight is None else frame[weight],
-                    max_points=EVERY_POINT, workdir=workdir,
-                ).curve  # fmt: skip
-            except (ValueError, TypeError) as exc:
-                what = f"column {name!r}" if weight is None else f"columns {name!r}/{weight!r}"
-                raise InputError(f"{path}: {what}: {exc}") from None
-            exact[name] = BinaryCounts(
-                curve.thresholds, curve.tp, curve.fp, curve.n_pos, curve.n_neg
+        try:
+            positive, positive_text, counts, exact = _exact_counts(
+                frame, path, label, scores, pos_label, weight, workdir, progress
             )
-            if progress is not None:
-                progress(1, 1)
+        except InputError:
+            raise
+        except (ValueError, TypeError) as exc:  # a bad value: say where, as in memory
+            found = first_problem(data_files(path), label, scores, weight, sep, encoding)
+            if found is not None:
+                raise InputError(found) from None
+            named = {
+                "y_score": scores[0] if len(scores) == 1 else "",
+                "sample_weight": weight or "",
+            }
+            reason = in_column_terms(str(exc).splitlines()[0], named)
+            raise InputError(f"{path}: cannot read the data ({reason})") from None
         read_pos = int(counts[counts.index.isin(positive)].sum())
         rows_read = (read_pos, int(counts.sum()) - read_pos)
         facts: dict[str, Any] = {"rows": rows_read, "effective": tuple(map(float, rows_read))}

@@ -1,19 +1,28 @@
 """Reading the file of a multiclass or cross-validation report (``prcurve report
---score-prefix`` / ``--multiclass`` / ``--fold``) with pandas, imported lazily
-(``pip install prcurve[pandas]``).  Every problem is one :class:`InputError` line."""
+--score-prefix`` / ``--multiclass`` / ``--fold``).
+
+The file is read by the binary report's reader (:mod:`._csv`, :mod:`._numbers`,
+:mod:`._io`), so both shapes of report follow one set of rules: numbers in the one grammar,
+the delimiter detected from the header, gzip/bzip2/xz recognised by their magic bytes (on
+standard input too), ``NA`` an ordinary label, and every problem one :class:`InputError` line
+naming the column and the line (CSV) or row (Parquet).  Only the columns asked for are read:
+the score columns once the header is known (``--score-prefix`` picks them from it).
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, BinaryIO, TextIO
+from typing import BinaryIO, TextIO
 
 import numpy as np
 
 from .._messages import column_list, plural
-from ._io import InputError
-from ._numbers import pandas_exact_floats
+from ._csv import CsvError, decode, decompress, read_csv_columns, read_csv_slow, read_header
+from ._io import InputError, _check_columns, _label_text, _lines, _score_column
+from ._numbers import parse_numbers
 
 __all__ = ["MultiInput", "binary_labels", "read_multi_input"]
 
@@ -44,49 +53,21 @@ class MultiInput:
     weight: np.ndarray | None = None
 
 
-def _text(values: Any) -> np.ndarray:
-    """Labels as text; whole numbers without a decimal part."""
-    out = []
-    for v in values.tolist():
-        if isinstance(v, float) and v.is_integer():
-            v = int(v)
-        out.append(str(v).strip())
-    return np.array(out, dtype=str)
+@dataclass(frozen=True)
+class _Wanted:
+    """The columns to read, worked out from the header (``--score-prefix`` needs it)."""
 
+    label: str
+    scores: list[str]
+    fold: str | None
+    weight: str | None
 
-def _read_frame(
-    path: str | None, stdin: Any, sep: str | None, encoding: str | None
-) -> tuple[Any, str]:
-    try:
-        import pandas as pd
-    except ImportError:
-        raise InputError(
-            "a multiclass or cross-validation report reads its file with pandas; install it "
-            "with 'pip install prcurve[pandas]'"
-        ) from None
-    if path is None:
-        raise InputError("--score-prefix, --multiclass and --fold need a FILE")
-    source = "<stdin>" if path == "-" else path
-    if path != "-" and not os.path.isfile(path):
-        raise InputError(f"{path}: no such file")
-    try:
-        if path.lower().endswith((".parquet", ".pq")):
-            frame = pd.read_parquet(path)
-        else:
-            frame = pd.read_csv(
-                stdin if path == "-" else path,
-                skipinitialspace=True,
-                sep=sep or ",",
-                encoding=encoding or "utf-8-sig",
-                **pandas_exact_floats(pd.__version__),  # as the binary reader: nearest float64
-            )
-    except Exception as exc:  # pandas and pyarrow raise many types for unreadable files
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"{source}: cannot read the file ({reason})") from None
-    frame.columns = [str(c).strip() for c in frame.columns]
-    if frame.shape[0] == 0:
-        raise InputError(f"{source}: no data rows after the header")
-    return frame, source
+    @property
+    def columns(self) -> list[str]:
+        """Label first, then the numeric columns (the order the CSV fast path expects), then
+        the fold column (text or numbers)."""
+        return [self.label, *self.scores, *([self.weight] if self.weight else []),
+                *([self.fold] if self.fold else [])]  # fmt: skip
 
 
 def read_multi_input(
@@ -104,62 +85,141 @@ def read_multi_input(
     """Read the label column, the score columns (listed, or every column starting with
     ``score_prefix``) and optionally the fold and weight columns; every problem is an
     :class:`InputError`."""
-    frame, source = _read_frame(path, stdin, sep, encoding)
-    have = column_list([str(c) for c in frame.columns])
-    if score_prefix is not None:
-        scores = [c for c in frame.columns if c.startswith(score_prefix) and c != score_prefix]
-        if not scores:
-            raise InputError(
-                f"{source}: no column starts with --score-prefix {score_prefix!r}; the columns "
-                f"are {have}"
-            )
-    wanted = [label, *scores, *([fold] if fold else []), *([weight] if weight else [])]
-    missing = [c for c in wanted if c not in frame.columns]
-    if missing:
-        raise InputError(f"{source}: no column {missing[0]!r}; the columns are {have}")
-    if len(set(wanted)) != len(wanted):
-        raise InputError(f"{source}: a column is named twice in the options: {wanted}")
-    out: dict[str, np.ndarray] = {}
-    for name in [label, *([fold] if fold else [])]:
-        col = frame[name]
-        if col.isna().any():
-            i = int(np.flatnonzero(col.isna().to_numpy())[0])
-            raise InputError(f"{source}: column {name!r} has a missing value at row {i + 1}")
-    for name in [*scores, *([weight] if weight else [])]:
-        col = frame[name]
-        values = np.asarray(col.to_numpy(), dtype=object)
-        try:
-            s = values.astype(np.float64)
-        except (TypeError, ValueError):
-            bad = next(i for i, v in enumerate(values.tolist()) if not _is_number(v))
-            raise InputError(
-                f"{source}: column {name!r} has {values[bad]!r} at row {bad + 1}; expected a number"
-            ) from None
-        finite = np.isfinite(s)
-        if not finite.all():
-            i = int(np.flatnonzero(~finite)[0])
-            raise InputError(
-                f"{source}: column {name!r} has {float(s[i])!r} at row {i + 1}; expected a "
-                "finite number"
-            )
-        out[name] = s
-    w = out.pop(weight) if weight else None
-    if w is not None and (w < 0).any():
-        i = int(np.flatnonzero(w < 0)[0])
-        raise InputError(
-            f"{source}: column {weight!r} has {float(w[i])!r} at row {i + 1}; expected a "
-            "weight >= 0"
-        )
-    folds = _text(frame[fold].to_numpy()) if fold else None
-    return MultiInput(source, _text(frame[label].to_numpy()), out, folds, w)
+    if path is None:
+        raise InputError("--score-prefix, --multiclass and --fold need a FILE")
+    source = "<stdin>" if path == "-" else path
 
+    def pick(header: Sequence[str], how: str) -> _Wanted:
+        chosen = list(scores)
+        if score_prefix is not None:
+            chosen = [c for c in header if c.startswith(score_prefix) and c != score_prefix]
+            if not chosen:
+                hint = f" ({how}; pass --sep to choose)" if how else ""
+                raise InputError(
+                    f"{source}: no column starts with --score-prefix {score_prefix!r}; the "
+                    f"columns are {column_list(list(header))}{hint}"
+                )
+        wanted = _Wanted(label, chosen, fold, weight)
+        _check_columns(header, wanted.columns, source, how)
+        return wanted
 
-def _is_number(v: Any) -> bool:
     try:
-        float(v)
-    except (TypeError, ValueError):
-        return False
-    return True
+        if path != "-":
+            parquet = _parquet_path(path)
+            if parquet:
+                return _read_parquet(path, pick)
+            with open(path, "rb") as f:
+                data = f.read()
+        else:
+            stream = stdin or sys.stdin
+            raw_in = getattr(stream, "buffer", stream).read()
+            data = raw_in.encode("utf-8") if isinstance(raw_in, str) else raw_in
+    except OSError as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise InputError(f"{source}: cannot read the file ({reason})") from None
+    try:
+        text = decode(decompress(data, source)[0], source, encoding)
+        del data
+        header, delimiter, how = read_header(text, source, sep)
+        wanted = pick(header, how)
+        columns = read_csv_columns(text, source, header, delimiter, wanted.columns)
+        if columns.lines is None:
+            try:
+                return _validated(columns.values, _lines(None), source, wanted)
+            except InputError:
+                pass  # read again to name the line of the problem
+            columns = read_csv_slow(text, source, header, delimiter, wanted.columns)
+        return _validated(columns.values, _lines(columns.lines), source, wanted)
+    except CsvError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _parquet_path(path: str) -> bool:
+    """Whether ``path`` is a Parquet file (by name or magic bytes); a missing file is an error."""
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, expected a CSV or Parquet file")
+    with open(path, "rb") as f:
+        return f.read(4) == b"PAR1" or path.lower().endswith((".parquet", ".pq"))
+
+
+def _read_parquet(path: str, pick: Callable[[Sequence[str], str], _Wanted]) -> MultiInput:
+    from ._parquet import numpy_column, read_columns
+
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            f"{path}: reading Parquet needs pyarrow; install it with "
+            "'pip install prcurve[parquet]' (or convert the file to CSV)"
+        ) from None
+    try:
+        pf = pq.ParquetFile(path)
+        wanted = pick(list(pf.schema_arrow.names), "")
+        table = read_columns(pf, wanted.columns)
+    except InputError:
+        raise
+    except Exception as exc:  # pyarrow raises many types for corrupt files
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"{path}: cannot read the Parquet file ({reason})") from None
+    if table.num_rows == 0:
+        raise InputError(f"{path}: no data rows")
+    raw: dict[str, np.ndarray] = {}
+    for name in wanted.columns:
+        col = table.column(name)
+        if col.null_count:
+            first = next(i for i, v in enumerate(col.to_pylist()) if v is None)
+            raise InputError(f"{path}: column {name!r} has a missing value at row {first + 1}")
+        raw[name] = numpy_column(col)
+    return _validated(raw, _lines(None), path, wanted)
+
+
+def _validated(
+    raw: dict[str, np.ndarray], locate: Callable[[int], str], source: str, wanted: _Wanted
+) -> MultiInput:
+    labels = _as_text(raw[wanted.label], wanted.label, source, locate, "label")
+    folds = (
+        _as_text(raw[wanted.fold], wanted.fold, source, locate, "fold id") if wanted.fold else None
+    )
+    scores = {name: _score_column(raw[name], name, source, locate) for name in wanted.scores}
+    w = None
+    if wanted.weight:
+        w = _score_column(raw[wanted.weight], wanted.weight, source, locate, what="weight")
+        negative = np.flatnonzero(w < 0)
+        if negative.size:
+            i = int(negative[0])
+            raise InputError(
+                f"{source}: column {wanted.weight!r} has {float(w[i])!r} at {locate(i)}; "
+                "expected a weight >= 0"
+            )
+    return MultiInput(source, labels, scores, folds, w)
+
+
+def _as_text(
+    values: np.ndarray, name: str, source: str, locate: Callable[[int], str], what: str
+) -> np.ndarray:
+    """A label or fold column as text, the binary reader's way: an empty field is missing
+    (``NA`` is a label like any other), and when every value is a number in the grammar of
+    :mod:`._numbers` they are read as numbers, so ``1`` and ``1.0`` are one class."""
+    if values.dtype.kind not in "iufb":
+        values = np.char.strip(values.astype(str))
+        empty = np.flatnonzero(values == "")
+        if empty.size:
+            raise InputError(
+                f"{source}: column {name!r} has a missing {what} at {locate(int(empty[0]))}"
+            )
+        numbers, first_bad = parse_numbers(values)
+        if first_bad is None and np.isfinite(numbers).all():
+            values = numbers
+    elif values.dtype.kind == "f" and not np.isfinite(values).all():
+        i = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise InputError(
+            f"{source}: column {name!r} has {float(values[i])!r} at {locate(i)}; expected a {what}"
+        )
+    if values.dtype.kind == "b":
+        values = values.astype(np.int64)
+    return np.array([_label_text(v) for v in values.tolist()], dtype=str)
 
 
 def binary_labels(data: MultiInput, column: str, pos_label: str | None) -> tuple[np.ndarray, str]:
