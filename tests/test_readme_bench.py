@@ -36,7 +36,10 @@ SCRIPTS = quoted_scripts()
 #: Scripts that measure an optional engine: (module, the CI job's env var, install line).  Their
 #: own CI job installs the extra and sets the variable, so there a missing module fails; the
 #: other jobs skip them (see ``conftest.import_reference``).
-NEEDS = {"bench_spark.py": ("pyspark", "PRCURVE_REQUIRE_SPARK", "'.[spark,test]'")}
+NEEDS = {
+    "bench_spark.py": ("pyspark", "PRCURVE_REQUIRE_SPARK", "'.[spark,test]'"),
+    "bench_torch.py": ("torch", "PRCURVE_CI_TORCH", "'.[torch,test]'"),
+}
 
 
 def _available(script: str) -> bool:
