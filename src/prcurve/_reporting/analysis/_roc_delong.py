@@ -12,11 +12,9 @@ instances: with sample weights nothing is computed and a note says why.
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -24,6 +22,7 @@ from scipy.special import ndtr, ndtri
 from ..._core._counts import BinaryCounts
 from ..._core._results import ConfidenceInterval
 from ..._inference._delong import DeLongAUC, DeLongTest, delong_test, roc_auc_delong_from_counts
+from ._intervals import _guarded
 
 __all__ = ["RocDeLong", "paired_delong", "roc_delong"]
 
@@ -55,19 +54,6 @@ class RocDeLong:
     rows: int
     n: int
     notes: list[str] = field(default_factory=list)
-
-
-def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-    """One computation; its warnings and data-dependent errors become notes."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = func(*args, **kw)
-        except ValueError as exc:
-            notes.append(f"{what}: not computed ({exc})")
-            result = None
-    notes.extend(f"{what}: {w.message}" for w in caught)
-    return result
 
 
 def paired_delong(
