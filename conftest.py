@@ -5,9 +5,6 @@ skipped with the install line, except in the Spark CI job (``PRCURVE_REQUIRE_SPA
 where that fails (``tests/spark/conftest.py`` has the same rule for the Spark tests).
 """
 
-import os
-import sys
-
 import pytest
 
 
@@ -17,19 +14,8 @@ def _spark_for_spark_doctests(request, doctest_namespace):
 
     if not isinstance(request.node, DoctestItem) or "prcurve.spark" not in request.node.name:
         return
-    from tests.spark.conftest import require_spark
+    from tests.spark.conftest import local_session
 
-    require_spark()
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable  # executors import this prcurve
-    session = (
-        SparkSession.builder.master("local[1]")
-        .appName("prcurve-doctests")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
+    doctest_namespace["spark"] = local_session(
+        "local[1]", "prcurve-doctests", **{"spark.sql.shuffle.partitions": "2"}
     )
-    session.sparkContext.setLogLevel("ERROR")
-    doctest_namespace["spark"] = session

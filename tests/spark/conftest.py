@@ -27,22 +27,28 @@ def require_spark():
     pytest.skip(missing, allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def spark():
+def local_session(master: str, name: str, **conf: str):
+    """A small local Spark session (no UI, quiet), or skip/fail as :func:`require_spark` says."""
     require_spark()
     from pyspark.sql import SparkSession
 
     os.environ["PYSPARK_PYTHON"] = sys.executable  # executors import this prcurve
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("prcurve-tests")
-        .config("spark.driver.memory", "2g")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.adaptive.coalescePartitions.enabled", "false")
-        .getOrCreate()
-    )
+    builder = SparkSession.builder.master(master).appName(name)
+    conf = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false", **conf}
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+@pytest.fixture(scope="module")
+def spark():
+    session = local_session(
+        "local[2]", "prcurve-tests", **{
+            "spark.driver.memory": "2g", "spark.sql.shuffle.partitions": "4",
+            "spark.sql.adaptive.coalescePartitions.enabled": "false",
+        },
+    )  # fmt: skip
     yield session
     session.stop()
