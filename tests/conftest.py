@@ -69,3 +69,15 @@ def run_rscript(tmp_path, script: str, data: str, *, packages: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: ``PYTHONWARNINGS`` for a ``python -m prcurve`` subprocess: warnings are errors, as in the
+#: suite, with pyproject's one third-party exception: matplotlib < 3.7 (the minimum is 3.6.1)
+#: calls pyparsing names that pyparsing >= 3.3 deprecates.
+STRICT_WARNINGS = ",".join(
+    [
+        "error",
+        "ignore::DeprecationWarning:matplotlib._fontconfig_pattern",
+        "ignore::DeprecationWarning:matplotlib._mathtext",
+    ]
+)

@@ -20,18 +20,8 @@ from prcurve import (
     threshold_view,
 )
 
+from ..conftest import STRICT_WARNINGS
 from ._helpers import two_scorer_csv
-
-#: Warnings are errors in the command, as in the suite, with pyproject's one third-party
-#: exception: matplotlib < 3.7 (the minimum is 3.6.1) calls pyparsing names that pyparsing >= 3.3
-#: deprecates.
-STRICT_WARNINGS = ",".join(
-    [
-        "error",
-        "ignore::DeprecationWarning:matplotlib._fontconfig_pattern",
-        "ignore::DeprecationWarning:matplotlib._mathtext",
-    ]
-)
 
 
 def _run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

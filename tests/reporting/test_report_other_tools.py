@@ -24,12 +24,13 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from prcurve import compat, delong_test, roc_auc_delong
 from prcurve._reporting.input._io import BUILTIN_EXAMPLE, builtin_example_path
 
+from ..conftest import STRICT_WARNINGS
 from ._helpers import two_scorer_csv
 
 
 def _report(tmp_path, *args: str) -> tuple[dict, str]:
     out = tmp_path / "out"
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    env = {**os.environ, "PYTHONWARNINGS": STRICT_WARNINGS}
     done = subprocess.run(
         [sys.executable, "-m", "prcurve", "report", *args, "--n-resamples", "50",
          "--out", str(out)],

@@ -18,10 +18,12 @@ import pytest
 
 from prcurve import compat
 
+from ..conftest import STRICT_WARNINGS
+
 
 def _report(tmp_path, csv, *args: str) -> tuple[dict, str]:
     out = tmp_path / "out"
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    env = {**os.environ, "PYTHONWARNINGS": STRICT_WARNINGS}
     done = subprocess.run(
         [sys.executable, "-m", "prcurve", "report", str(csv), "--label", "y",
          "--n-resamples", "50", "--out", str(out), *args],
