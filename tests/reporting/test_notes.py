@@ -57,3 +57,26 @@ def test_the_note_reaches_summary_and_page(tmp_path):
     assert len(coarse_notes) == 1 and "assumed start" in coarse_notes[0]
     assert not any("lower trapezoid" in n for n in summary["scorers"]["good"]["notes"])
     assert "assumed start (recall 0, precision 1)" in (tmp_path / "o" / "report.html").read_text()
+
+
+def test_only_prcurve_warnings_become_report_notes():
+    """Warning filters are process-wide: a third-party deprecation caught while a step runs
+    (matplotlib < 3.7 importing pyparsing in the figures' thread) is not a note of the report;
+    a warning attributed to prcurve's code is."""
+    import os
+    import warnings
+
+    import prcurve
+    from prcurve._reporting.analysis._intervals import _guarded
+
+    inside = os.path.join(os.path.dirname(prcurve.__file__), "_core", "_area.py")
+
+    def step():
+        warnings.warn_explicit("'setParseAction' deprecated", DeprecationWarning,
+                               "/site-packages/pyparsing/core.py", 1)  # fmt: skip
+        warnings.warn_explicit("few positives", UserWarning, inside, 1)
+        return 7
+
+    notes: list[str] = []
+    assert _guarded(notes, "bootstrap", step) == 7
+    assert notes == ["bootstrap: few positives"]

@@ -57,6 +57,7 @@ from ..._inference._resample import (
     prepare,
     prepare_counted,
 )
+from ._intervals import report_warnings
 from ._sizing import Plan
 from ._topk import EXACT_ROWS, depth_counts, top_k_replicates
 
@@ -172,7 +173,7 @@ def view_task(
             ys, ss, sample_weight=ws, n_resamples=plan.n_resamples, level=options["level"],
             rng=np.random.default_rng(stream),
         )  # fmt: skip
-    notes = [f"threshold view: {c.message}" for c in caught]
+    notes = [f"threshold view: {c.message}" for c in report_warnings(caught)]
     return _view_bands(sub, pr, plan), notes
 
 

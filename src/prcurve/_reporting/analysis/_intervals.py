@@ -5,6 +5,7 @@ the headline interval and the band's method.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +35,22 @@ CLOSED_FORM_INTERVALS = ("binomial", "logit")
 BOOTSTRAP_METHOD = "average_precision"
 
 
+#: The package's folder: a warning attributed to a line in it is prcurve's.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def report_warnings(caught: list[warnings.WarningMessage]) -> list[warnings.WarningMessage]:
+    """The caught warnings that prcurve issued (attributed to a line of prcurve, as its own
+    warnings and NumPy's and SciPy's on its calls are), in order.
+
+    Warning filters are process-wide: while a step records its warnings, a third-party
+    deprecation raised elsewhere at the same moment (the figures are drawn in a thread, and
+    matplotlib < 3.7 calls deprecated pyparsing names) is caught too.  It says nothing about the
+    data, so it is not made a note of the report.
+    """
+    return [w for w in caught if os.path.abspath(w.filename).startswith(_PACKAGE + os.sep)]
+
+
 def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, **kw: Any) -> Any:
     """Run one inference step; its warnings and data-dependent errors become report notes."""
     with warnings.catch_warnings(record=True) as caught:
@@ -43,7 +60,7 @@ def _guarded(notes: list[str], what: str, func: Callable[..., Any], *args: Any, 
         except ValueError as exc:
             notes.append(f"{what}: not computed ({exc})")
             result = None
-    for w in caught:
+    for w in report_warnings(caught):
         notes.append(f"{what}: {w.message}")
     return result
 

@@ -33,6 +33,7 @@ from ..._inference._band import PRConfidenceBand, pr_confidence_band
 from ..._inference._compare import ComparisonResult, compare
 from ..._inference._operating_ci import _operating_bootstrap, _points_from_counts, operating_points
 from ..._prg._curve import PRGCurve
+from ._intervals import report_warnings
 from ._sizing import (
     Plan,
     rescale_band,
@@ -329,7 +330,7 @@ def _at_prevalence(
         except ValueError as exc:
             notes.append(f"bootstrap interval of average precision at π = {value:g}: {exc}")
             ci = None
-    notes += [f"average precision at π = {value:g}: {w.message}" for w in caught]
+    notes += [f"average precision at π = {value:g}: {w.message}" for w in report_warnings(caught)]
     band = _band_at(yd, sd, wd, prevalence, level, n_resamples, streams[1], notes)
     if plan is not None:  # from the subsample back to all rows
         if ci is not None:
@@ -389,7 +390,7 @@ def _band_at(
         except ValueError as exc:
             notes.append(f"confidence band at π: {exc}")
             band = None
-    notes += [f"confidence band at π: {w.message}" for w in caught]
+    notes += [f"confidence band at π: {w.message}" for w in report_warnings(caught)]
     return band
 
 
@@ -450,7 +451,7 @@ def deployment_comparisons(
                 out.append((a, b, res))
             except ValueError as exc:
                 notes.append(f"comparison of {a} and {b} at π: {exc}")
-        notes += [f"comparison of {a} and {b} at π: {w.message}" for w in caught]
+        notes += [f"comparison of {a} and {b} at π: {w.message}" for w in report_warnings(caught)]
     return out, notes
 
 
