@@ -55,11 +55,23 @@ def test_readme_quotes_the_bench_scripts_behind_its_figures():
 
 
 @pytest.fixture(scope="module")
-def quick_runs(tmp_path_factory):
-    """Every quoted script's ``--quick`` run, two at a time (the file stays well under a minute)."""
+def quick_runs(request, tmp_path_factory):
+    """The selected scripts' ``--quick`` runs, two at a time (the file stays well under a minute).
+
+    Only the scripts whose test was collected run (``-k bench_spark`` runs one), and their working
+    folders are made here, before the threads start: pytest's temporary-folder factory is not
+    thread-safe on its first use (two threads creating the base folder at once was a CI failure).
+    """
     from concurrent.futures import ThreadPoolExecutor
 
     env = dict(os.environ, MPLBACKEND="Agg", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    selected = {
+        item.callspec.params["script"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_quoted_bench_script_exists_and_runs_quick"
+    }
+    wanted = [s for s in SCRIPTS if s in selected]
+    folders = {s: tmp_path_factory.mktemp(s.removesuffix(".py")) for s in wanted}
 
     def run(script: str):
         path = ROOT / "bench" / script
@@ -68,7 +80,7 @@ def quick_runs(tmp_path_factory):
         t0 = time.perf_counter()
         done = subprocess.run(
             [sys.executable, str(path), "--quick"],
-            cwd=tmp_path_factory.mktemp(script.removesuffix(".py")),
+            cwd=folders[script],
             env=env,
             capture_output=True,
             text=True,
@@ -77,7 +89,7 @@ def quick_runs(tmp_path_factory):
         return done, time.perf_counter() - t0
 
     with ThreadPoolExecutor(2) as pool:
-        return dict(zip(SCRIPTS, pool.map(run, SCRIPTS), strict=True))
+        return dict(zip(wanted, pool.map(run, wanted), strict=True))
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
