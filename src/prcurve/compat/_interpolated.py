@@ -133,6 +133,113 @@ def precrec_points(counts: BinaryCounts, *, x_bins: int) -> tuple[np.ndarray, ..
 
 
 def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
-    """precrec's AUC of the precision-recall curve: the trapezoid rule over its points."""
-    rec, prec, _, _ = precrec_points(counts, x_bins=x_bins)
-    return float(np.sum(np.diff(rec) * (prec[1:] + prec[:-1])) / 2)
+    """precrec's AUC of the precision-recall curve: the trapezoid rule over its points.
+
+    Equal to the trapezoid sum over :func:`precrec_points` (to rounding), computed per group of
+    tied scores instead of per instance: O(distinct scores + x_bins) time and memory where the
+    points are O(rows) (at 10⁷ rows the points took seconds and hundreds of megabytes).
+
+    Inside a group of ``s`` tied instances that starts at counts ``(a, f)`` and adds ``Δtp``
+    positives, instance ``j`` sits at TP ``a + c·j`` (``c = Δtp/s``) with ``TP + FP = b + j``
+    (``b = a + f``): its precision is ``c + (a − c·b)/(b + j)``, so the group's trapezoids sum to
+    ``c/n₊ · [(p₀ + p_s)/2 + (s − 1)·c + (a − c·b)·S]`` with ``S = Σ_{j=1}^{s−1} 1/(b + j) =
+    ψ(b + s) − ψ(b + 1)`` (ψ the digamma function; from ``b = 100`` its asymptotic series
+    around ``b + ½``, which keeps the difference to relative 1e-16 where two ψ values would
+    cancel).  The grid points precrec adds (recall ``k/x_bins`` strictly inside a rising
+    instance segment) each split one segment's trapezoid; they are placed and interpolated as
+    :func:`precrec_points` places them, and the split trapezoids replace the segment's.
+    """
+    n_pos = float(counts.n_pos)
+    tp = np.asarray(counts.tp, dtype=np.float64)
+    fp = np.asarray(counts.fp, dtype=np.float64)
+    dtp, dfp = np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0)
+    size = np.rint(dtp + dfp)
+    a, b = tp - dtp, tp - dtp + fp - dfp  # each group's start: TP, and TP + FP
+    c = dtp / size
+    p_end = tp / (tp + fp)
+    p_start = np.concatenate([[c[0]], p_end[:-1]])  # precrec: point 0 has point 1's precision
+    inner = (size - 1) * c + (a - c * b) * _harmonic_gap(b, size - 1)
+    area = float(np.sum(c / n_pos * ((p_start + p_end) / 2 + inner)))
+    if x_bins > 0:
+        area += _grid_correction(tp, fp, dtp, dfp, size, n_pos, x_bins)
+    return area
+
+
+def _harmonic_gap(b: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``Σ_{j=1}^{m} 1/(b + j) = ψ(b + m + 1) − ψ(b + 1)`` (0 where ``m = 0``), to about 1e-16
+    relative: ψ's asymptotic series at ``z − ½`` (terms to ``z⁻⁶``, checked against 40-digit
+    values) from ``b = 100``, where the two ψ values would cancel, and ψ itself below."""
+    from scipy.special import digamma
+
+    out = np.zeros_like(b)
+    big = (m > 0) & (b >= 100)
+    x, y = b[big] + m[big] + 0.5, b[big] + 0.5
+
+    def tail(z: np.ndarray) -> np.ndarray:
+        z2 = 1.0 / (z * z)
+        return z2 * (1 / 24 - z2 * (7 / 960 - z2 * (31 / 8064)))
+
+    out[big] = np.log1p(m[big] / y) + (tail(x) - tail(y))
+    small = (m > 0) & (b < 100)
+    out[small] = digamma(b[small] + m[small] + 1) - digamma(b[small] + 1)
+    return out
+
+
+def _grid_correction(tp, fp, dtp, dfp, size, n_pos: float, x_bins: int) -> float:
+    """What precrec's recall-grid points add to the trapezoid sum over the instance points.
+
+    Grid value ``k`` lies strictly inside the instance segment ``j − 1 → j`` when
+    ``rec[j−1]·x_bins < k < rec[j]·x_bins`` (the floor/ceil rule of :func:`precrec_points`, with
+    the instance recalls computed by the same floating-point steps); it is found by a binary
+    search over the groups and a step inside its group, and each segment's trapezoid is
+    replaced by the trapezoids through its grid points.
+    """
+    k = np.arange(1, x_bins, dtype=np.float64)
+    group = np.searchsorted(tp / n_pos * x_bins, k, side="right")  # first end recall above k
+    group = np.minimum(group, tp.shape[0] - 1)
+    s, d_tp, d_fp = size[group], dtp[group], dfp[group]
+    a, f = tp[group] - d_tp, fp[group] - d_fp
+
+    def instance(j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        share = j / s
+        return a + d_tp * share, f + d_fp * share
+
+    # first instance j of the group with rec[j]·x_bins > k (it exists: the group's end is)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        guess = np.floor((k / x_bins * n_pos - a) * s / d_tp)
+    j = np.clip(np.nan_to_num(guess, nan=1.0, posinf=1.0, neginf=1.0), 1, s)
+    for _ in range(64):  # a step or two at most: the guess is off by rounding only
+        itp, _ = instance(j)
+        up = (itp / n_pos * x_bins <= k) & (j < s)
+        itp0, _ = instance(j - 1)
+        down = (itp0 / n_pos * x_bins > k) & (j > 1)
+        if not (up.any() or down.any()):
+            break
+        j = j + up - down
+    tp1, fp1 = instance(j)
+    tp0, fp0 = instance(j - 1)
+    r0, r1 = tp0 / n_pos, tp1 / n_pos
+    inside = (r0 * x_bins < k) & (k < r1 * x_bins)
+    if not inside.any():
+        return 0.0
+    k, group, j = k[inside], group[inside], j[inside]
+    tp0, fp0, tp1, fp1, r0, r1 = (v[inside] for v in (tp0, fp0, tp1, fp1, r0, r1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1 = tp1 / (tp1 + fp1)
+        p0 = tp0 / (tp0 + fp0)
+    first = (group == 0) & (j == 1)  # the segment from point 0, whose precision is point 1's
+    p0 = np.where(first, p1, p0)
+    g = k / x_bins
+    x = (g - r0) * n_pos
+    skew = np.divide(fp1 - fp0, tp1 - tp0, out=np.zeros_like(g), where=tp1 > tp0)
+    q = np.where(p1 == p0, p1, (tp0 + x) / (tp0 + x + fp0 + skew * x))
+    # per segment (consecutive equal (group, j)): r0, g₁…g_q, r1 against r0, r1
+    new_seg = np.ones(k.shape[0], dtype=bool)
+    new_seg[1:] = (group[1:] != group[:-1]) | (j[1:] != j[:-1])
+    last = np.ones(k.shape[0], dtype=bool)
+    last[:-1] = new_seg[1:]
+    prev_r = np.where(new_seg, r0, np.concatenate([[0.0], g[:-1]]))
+    prev_p = np.where(new_seg, p0, np.concatenate([[0.0], q[:-1]]))
+    split = np.sum((g - prev_r) * (q + prev_p)) + np.sum(((r1 - g) * (p1 + q))[last])
+    whole = np.sum(((r1 - r0) * (p1 + p0))[last])
+    return float((split - whole) / 2)

@@ -170,8 +170,7 @@ def analyse(
     everything += _choice_tasks(problems, curves, settings, data_rows)
     views = _FigureViews(engine, settings, curves, plans, figures_ready)
 
-    extra: dict[str, Any] = {}  # the counts-only steps, also done while the workers resample
-    extra_timings: dict[str, float] = {}
+    counts_key = ("", "other_tools_delong")  # the counts-only steps, beside the resampling
 
     def the_rest_of_the_curves() -> None:  # while the workers resample (they need only "pr")
         if curves_ready is not None:
@@ -180,13 +179,14 @@ def analyse(
             with Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
                 pr = c["pr"]
                 c.update(derived_curves(pr), auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS})
-        with Stage(progress, "other tools and DeLong", extra_timings, "other_tools_delong"):
-            extra.update(_counts_steps(curves, rows, settings, engine))
 
+    # the bands first: the page's figures wait for them (``figures_ready``), then the longest
     results = _run_tasks(
-        sorted(everything, key=lambda t: -t[4].seconds), settings.jobs, progress,
-        meanwhile=the_rest_of_the_curves, on_result=views.bands_done,
+        sorted(everything, key=lambda t: (t[0][1] != "band", -t[4].seconds)), settings.jobs,
+        progress, meanwhile=the_rest_of_the_curves, on_result=views.bands_done,
+        side=[(counts_key, _counts_steps, _counts_inputs(curves, rows, settings, engine))],
     )  # fmt: skip
+    extra = results.pop(counts_key)[0]
     scorers = {
         name: _scorer_result(name, engine, settings, curves[name], plans, results, views)
         for name in names
@@ -206,24 +206,31 @@ def analyse(
     )  # fmt: skip
 
 
-def _counts_steps(
+def _counts_inputs(
     curves: dict[str, dict[str, Any]], rows: LabelledScores, settings: Settings,
     engine: EngineData,
-) -> dict[str, Any]:  # fmt: skip
-    """The steps that need no resampling: other tools' AUC-PR from each scorer's exact counts,
-    DeLong's interval of each ROC AUC (counts) and paired tests (the rows at hand)."""
+) -> tuple[Any, ...]:  # fmt: skip
+    """The arguments of :func:`_counts_steps`: each scorer's exact counts, and the rows of
+    DeLong's paired tests (a stratified subsample of at most :data:`DELONG_ROWS`)."""
     counts = {name: exact_counts(c["pr"]) for name, c in curves.items()}
     y, scores = rows.y, rows.scores
-    idx = None
     if not engine.weighted and len(scores) > 1:
         seed = np.random.SeedSequence(settings.seed, spawn_key=(DELONG_STREAM,))
         idx = subsample(y, DELONG_ROWS, seed)
-    if idx is not None:
-        y, scores = y[idx], {name: s[idx] for name, s in scores.items()}
-    delong = roc_delong(
-        counts, y, scores, level=settings.level, n=engine.n, weighted=engine.weighted
-    )
-    return {"other_tools": other_tools(counts), "roc_delong": delong}
+        if idx is not None:
+            y, scores = y[idx], {name: s[idx] for name, s in scores.items()}
+    return counts, y, scores, settings.level, engine.n, engine.weighted
+
+
+def _counts_steps(
+    counts: dict[str, BinaryCounts | None], y: np.ndarray, scores: dict[str, np.ndarray],
+    level: float, n: int, weighted: bool,
+) -> tuple[dict[str, Any], list[str]]:  # fmt: skip
+    """The steps that need no resampling (run beside them, in a worker when there are
+    workers): other tools' AUC-PR from each scorer's exact counts, DeLong's interval of each
+    ROC AUC (counts) and paired tests (the rows given)."""
+    delong = roc_delong(counts, y, scores, level=level, n=n, weighted=weighted)
+    return {"other_tools": other_tools(counts), "roc_delong": delong}, []
 
 
 def _exact_curves(engine: EngineData, progress: Progress | None) -> dict[str, dict[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Any
 from .._progress import announce
 from ._sizing import Plan
 
-__all__ = ["PARALLEL_MIN_SECONDS", "Results", "Task", "available_cpus"]
+__all__ = ["PARALLEL_MIN_SECONDS", "Results", "SideTask", "Task", "available_cpus"]
 
 Task = tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...], Plan]
 
@@ -111,28 +111,40 @@ STOP_SECONDS = 5.0
 Results = dict[tuple[str, str], tuple[Any, list[str], float]]
 
 
+#: Work that is not a resampling step but may run beside them: ``(key, function, args)``, the
+#: function returning ``(result, notes)`` like a step's.
+SideTask = tuple[tuple[str, str], Callable[..., Any], tuple[Any, ...]]
+
+
 def _run_tasks(
     tasks: list[Task],
     jobs: int,
     progress: Any,
     meanwhile: Callable[[], None] | None = None,
     on_result: Callable[[Results], None] | None = None,
+    side: list[SideTask] | None = None,
 ) -> Results:
     """Run the steps, in ``jobs`` processes when the work is large enough to pay for them.
 
     ``meanwhile`` is work of the main process that the steps do not need: it runs while the
     worker processes resample (before the steps, when they run here).  ``on_result(results)``
-    is called after each step's result is in (the results so far).
+    is called after each step's result is in (the results so far).  ``side`` tasks (not
+    steps: not planned, not counted on the progress bar) run in the workers too, queued after
+    the first ``jobs`` steps, or here after ``meanwhile``; their results are in the returned
+    dict under their keys.  Tasks start in the order given.
     """
     results: Results = {}
+    side = side or []
     jobs = min(jobs, len(tasks))
     if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
         from concurrent.futures import as_completed
 
         announce(progress, f"bootstrap ({jobs} processes)")
         forked = _start_method() == "fork"
+        queue = [(key, fn, args) for key, _, fn, args, _ in tasks]
+        queue[jobs:jobs] = side  # the side work right after the first steps
         if forked:  # set before the pool forks its workers
-            _FORKED_STEPS[:] = [(fn, args) for _, _, fn, args, _ in tasks]
+            _FORKED_STEPS[:] = [(fn, args) for _, fn, args in queue]
         try:
             with _executor(jobs) as pool:
                 try:
@@ -140,13 +152,18 @@ def _run_tasks(
                         pool.submit(_forked_step, i)
                         if forked
                         else pool.submit(_timed, fn, *args): key
-                        for i, (key, _, fn, args, _) in enumerate(tasks)
+                        for i, (key, fn, args) in enumerate(queue)
                     }
                     if meanwhile is not None:  # with fork, all workers exist now: may start threads
                         meanwhile()
                         announce(progress, f"bootstrap ({jobs} processes)")
-                    for done, fut in enumerate(as_completed(futures), start=1):
+                    sides = {key for key, _, _ in side}
+                    done = 0
+                    for fut in as_completed(futures):
                         results[futures[fut]] = fut.result()
+                        if futures[fut] in sides:
+                            continue
+                        done += 1
                         if on_result is not None:
                             on_result(results)
                         if progress is not None:
@@ -159,6 +176,8 @@ def _run_tasks(
     else:
         if meanwhile is not None:
             meanwhile()
+        for key, fn, args in side:
+            results[key] = _timed(fn, *args)
         for key, label, fn, args, _ in tasks:
             announce(progress, label)
             results[key] = _timed(fn, *args, progress=progress)

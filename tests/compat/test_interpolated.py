@@ -1,0 +1,59 @@
+"""precrec's area from the groups of tied scores equals the trapezoid sum over its points.
+
+:func:`prcurve.compat._interpolated.precrec_area` sums each group's instance trapezoids in
+closed form (digamma differences) and splits only the segments holding grid points;
+:func:`precrec_points` lists every instance and grid point.  The two must agree to rounding on
+any counts: ties of every size, grids finer and coarser than the points, a giant top tie.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prcurve import binary_counts
+from prcurve.compat._interpolated import _harmonic_gap, precrec_area, precrec_points
+
+
+def _trapezoids(counts, x_bins):
+    rec, prec, _, _ = precrec_points(counts, x_bins=x_bins)
+    return float(np.sum(np.diff(rec) * (prec[1:] + prec[:-1])) / 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    labels=st.lists(st.booleans(), min_size=2, max_size=400),
+    levels=st.integers(1, 50),
+    seed=st.integers(0, 2**32 - 1),
+    x_bins=st.sampled_from([0, 1, 2, 7, 100, 1000]),
+)
+def test_area_equals_trapezoids_over_points(labels, levels, seed, x_bins):
+    y = np.array(labels)
+    if y.all() or not y.any():
+        y[0] = not y[0]
+    s = np.random.default_rng(seed).integers(0, levels, size=y.shape[0])
+    counts = binary_counts(y, s)
+    assert precrec_area(counts, x_bins=x_bins) == pytest.approx(
+        _trapezoids(counts, x_bins), abs=1e-13
+    )
+
+
+@pytest.mark.parametrize("x_bins", [0, 3, 1000])
+def test_giant_tie_and_large_counts(x_bins):
+    # a 200,000-row tie at the top, then 300,000 distinct scores: groups start beyond b = 100
+    # (the asymptotic series) and before it (digamma itself)
+    rng = np.random.default_rng(3)
+    y = np.concatenate([rng.random(200_000) < 0.3, rng.random(300_000) < 0.05])
+    s = np.concatenate([np.full(200_000, 10.0), rng.normal(size=300_000)])
+    counts = binary_counts(y, s)
+    assert precrec_area(counts, x_bins=x_bins) == pytest.approx(
+        _trapezoids(counts, x_bins), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize("b", [0.0, 3.0, 99.0, 100.0, 1234.5, 1e7])
+@pytest.mark.parametrize("m", [1, 2, 17, 5000])
+def test_harmonic_gap_against_direct_sum(b, m):
+    direct = np.sum(1.0 / (b + np.arange(1, m + 1, dtype=np.longdouble)))
+    got = _harmonic_gap(np.array([b]), np.array([float(m)]))[0]
+    assert got == pytest.approx(float(direct), rel=1e-14)
