@@ -12,7 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prcurve import binary_counts
-from prcurve.compat._interpolated import _harmonic_gap, precrec_area, precrec_points
+from prcurve.compat import _interpolated
+from prcurve.compat._interpolated import (
+    _harmonic_gap,
+    auc_jar_area,
+    precrec_area,
+    precrec_points,
+    prroc_dg_area,
+)
 
 
 def _trapezoids(counts, x_bins):
@@ -57,3 +64,25 @@ def test_harmonic_gap_against_direct_sum(b, m):
     direct = np.sum(1.0 / (b + np.arange(1, m + 1, dtype=np.longdouble)))
     got = _harmonic_gap(np.array([b]), np.array([float(m)]))[0]
     assert got == pytest.approx(float(direct), rel=1e-14)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    labels=st.lists(st.booleans(), min_size=2, max_size=300),
+    levels=st.integers(1, 40),
+    seed=st.integers(0, 2**32 - 1),
+    block=st.integers(1, 7),
+)
+def test_blocks_do_not_change_the_areas(labels, levels, seed, block):
+    # the areas are summed block by block (O(block) memory); any block size gives the same sum
+    y = np.array(labels)
+    if y.all() or not y.any():
+        y[0] = not y[0]
+    counts = binary_counts(y, np.random.default_rng(seed).integers(0, levels, size=y.shape[0]))
+    whole = [f(counts) for f in (prroc_dg_area, auc_jar_area)]
+    whole.append(precrec_area(counts, x_bins=7))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_interpolated, "_BLOCK", block)
+        blocked = [f(counts) for f in (prroc_dg_area, auc_jar_area)]
+        blocked.append(precrec_area(counts, x_bins=7))
+    assert blocked == pytest.approx(whole, abs=1e-13)

@@ -49,38 +49,54 @@ def _dg_step_trapezoids(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
     return np.bincount(seg, weights=(p0 + p1) / 2, minlength=m)
 
 
-def _previous(values: np.ndarray) -> np.ndarray:
-    return np.concatenate([[0.0], values[:-1]])
+def _blocks(counts: BinaryCounts, keep_tp0: bool = True):
+    """The counts as float64 blocks of at most :data:`_BLOCK` points, each with the point
+    before it: ``(tp_prev, fp_prev, tp, fp)``, the first block's previous point ``(0, 0)``.
+    ``keep_tp0=False`` drops the points with TP = 0 first (auc.jar's ``sort()``)."""
+    tp_all, fp_all = counts.tp, counts.fp
+    if not keep_tp0:
+        start = int(np.searchsorted(tp_all, 0, side="right"))  # TP is non-decreasing
+        tp_all, fp_all = tp_all[start:], fp_all[start:]
+    for lo in range(0, tp_all.shape[0], _BLOCK):
+        hi = min(lo + _BLOCK, tp_all.shape[0])
+        tp = np.asarray(tp_all[max(lo - 1, 0) : hi], dtype=np.float64)
+        fp = np.asarray(fp_all[max(lo - 1, 0) : hi], dtype=np.float64)
+        if lo == 0:
+            yield np.concatenate([[0.0], tp[:-1]]), np.concatenate([[0.0], fp[:-1]]), tp, fp
+        else:
+            yield tp[:-1], fp[:-1], tp[1:], fp[1:]
 
 
 def prroc_dg_area(counts: BinaryCounts) -> float:
-    """PRROC's ``auc.davis.goadrich``."""
-    tp = counts.tp.astype(np.float64)
-    fp = counts.fp.astype(np.float64)
-    tp_prev, fp_prev = _previous(tp), _previous(fp)
-    p = tp / (tp + fp)
-    p_prev = np.divide(
-        tp_prev, tp_prev + fp_prev, out=np.zeros_like(tp), where=tp_prev + fp_prev > 0
-    )
-    terms = (tp - tp_prev) * (p_prev + p) / 2
-    terms[0] = tp[0] * p[0]  # from TP = FP = 0: the rectangle at the first point's precision
-    expand = (tp - tp_prev > 1) & (p != p_prev)
-    expand[0] = False
-    if expand.any():
-        terms[expand] = _dg_step_trapezoids(
-            tp_prev[expand], fp_prev[expand], tp[expand], fp[expand]
+    """PRROC's ``auc.davis.goadrich`` (in blocks of points: O(block) temporaries)."""
+    total = 0.0
+    for i, (tp_prev, fp_prev, tp, fp) in enumerate(_blocks(counts)):
+        p = tp / (tp + fp)
+        p_prev = np.divide(
+            tp_prev, tp_prev + fp_prev, out=np.zeros_like(tp), where=tp_prev + fp_prev > 0
         )
-    return float(np.sum(terms) / counts.n_pos)
+        terms = (tp - tp_prev) * (p_prev + p) / 2
+        expand = (tp - tp_prev > 1) & (p != p_prev)
+        if i == 0:  # from TP = FP = 0: the rectangle at the first point's precision
+            terms[0] = tp[0] * p[0]
+            expand[0] = False
+        if expand.any():
+            terms[expand] = _dg_step_trapezoids(
+                tp_prev[expand], fp_prev[expand], tp[expand], fp[expand]
+            )
+        total += float(np.sum(terms))
+    return total / counts.n_pos
 
 
 def auc_jar_area(counts: BinaryCounts) -> float:
-    """auc.jar's ``calculateAUCPR(0)``."""
-    keep = counts.tp > 0
-    tp = counts.tp[keep].astype(np.float64)
-    fp = counts.fp[keep].astype(np.float64)
-    start = tp[0] * tp[0] / (tp[0] + fp[0])
-    steps = _dg_step_trapezoids(tp[:-1], fp[:-1], tp[1:], fp[1:])
-    return float((start + np.sum(steps)) / counts.n_pos)
+    """auc.jar's ``calculateAUCPR(0)`` (in blocks of points: O(block) temporaries)."""
+    total = 0.0
+    for i, (tp_prev, fp_prev, tp, fp) in enumerate(_blocks(counts, keep_tp0=False)):
+        if i == 0:  # the rectangle from recall 0 to the first point kept, at its precision
+            total += tp[0] * tp[0] / (tp[0] + fp[0])
+            tp_prev, fp_prev, tp, fp = tp_prev[1:], fp_prev[1:], tp[1:], fp[1:]
+        total += float(np.sum(_dg_step_trapezoids(tp_prev, fp_prev, tp, fp)))
+    return float(total / counts.n_pos)
 
 
 def _instance_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
@@ -150,19 +166,32 @@ def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
     :func:`precrec_points` places them, and the split trapezoids replace the segment's.
     """
     n_pos = float(counts.n_pos)
-    tp = np.asarray(counts.tp, dtype=np.float64)
-    fp = np.asarray(counts.fp, dtype=np.float64)
-    dtp, dfp = np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0)
-    size = np.rint(dtp + dfp)
-    a, b = tp - dtp, tp - dtp + fp - dfp  # each group's start: TP, and TP + FP
-    c = dtp / size
-    p_end = tp / (tp + fp)
-    p_start = np.concatenate([[c[0]], p_end[:-1]])  # precrec: point 0 has point 1's precision
-    inner = (size - 1) * c + (a - c * b) * _harmonic_gap(b, size - 1)
-    area = float(np.sum(c / n_pos * ((p_start + p_end) / 2 + inner)))
+    area, p_before = 0.0, None
+    for lo in range(0, counts.tp.shape[0], _BLOCK):  # in blocks: O(_BLOCK) temporaries
+        hi = min(lo + _BLOCK, counts.tp.shape[0])
+        tp = np.asarray(counts.tp[max(lo - 1, 0) : hi], dtype=np.float64)
+        fp = np.asarray(counts.fp[max(lo - 1, 0) : hi], dtype=np.float64)
+        if lo == 0:
+            dtp, dfp = np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0)
+        else:  # the block's first group starts at the previous block's last point
+            dtp, dfp, tp, fp = np.diff(tp), np.diff(fp), tp[1:], fp[1:]
+        size = np.rint(dtp + dfp)
+        a = tp - dtp
+        b = a + (fp - dfp)  # each group's start: TP, and TP + FP
+        c = dtp / size
+        p_end = tp / (tp + fp)
+        # precrec: point 0 has point 1's precision (the first group's c)
+        p_start = np.concatenate([[c[0] if p_before is None else p_before], p_end[:-1]])
+        inner = (size - 1) * c + (a - c * b) * _harmonic_gap(b, size - 1)
+        area += float(np.sum(c / n_pos * ((p_start + p_end) / 2 + inner)))
+        p_before = p_end[-1]
     if x_bins > 0:
-        area += _grid_correction(tp, fp, dtp, dfp, size, n_pos, x_bins)
+        area += _grid_correction(counts, n_pos, x_bins)
     return area
+
+
+#: Groups per block of :func:`precrec_area` (its temporaries: a dozen arrays of this length).
+_BLOCK = 1 << 16
 
 
 def _harmonic_gap(b: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -185,7 +214,7 @@ def _harmonic_gap(b: np.ndarray, m: np.ndarray) -> np.ndarray:
     return out
 
 
-def _grid_correction(tp, fp, dtp, dfp, size, n_pos: float, x_bins: int) -> float:
+def _grid_correction(counts: BinaryCounts, n_pos: float, x_bins: int) -> float:
     """What precrec's recall-grid points add to the trapezoid sum over the instance points.
 
     Grid value ``k`` lies strictly inside the instance segment ``j − 1 → j`` when
@@ -195,10 +224,16 @@ def _grid_correction(tp, fp, dtp, dfp, size, n_pos: float, x_bins: int) -> float
     replaced by the trapezoids through its grid points.
     """
     k = np.arange(1, x_bins, dtype=np.float64)
-    group = np.searchsorted(tp / n_pos * x_bins, k, side="right")  # first end recall above k
-    group = np.minimum(group, tp.shape[0] - 1)
-    s, d_tp, d_fp = size[group], dtp[group], dfp[group]
-    a, f = tp[group] - d_tp, fp[group] - d_fp
+    group = _first_above(counts.tp, n_pos, x_bins, k)
+    tp_all = counts.tp
+    end = tp_all[group].astype(np.float64)
+    before = np.where(group > 0, tp_all[np.maximum(group - 1, 0)], 0).astype(np.float64)
+    d_tp = end - before
+    fp_end = counts.fp[group].astype(np.float64)
+    fp_before = np.where(group > 0, counts.fp[np.maximum(group - 1, 0)], 0).astype(np.float64)
+    d_fp = fp_end - fp_before
+    s = np.rint(d_tp + d_fp)
+    a, f = end - d_tp, fp_end - d_fp
 
     def instance(j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         share = j / s
@@ -243,3 +278,24 @@ def _grid_correction(tp, fp, dtp, dfp, size, n_pos: float, x_bins: int) -> float
     split = np.sum((g - prev_r) * (q + prev_p)) + np.sum(((r1 - g) * (p1 + q))[last])
     whole = np.sum(((r1 - r0) * (p1 + p0))[last])
     return float((split - whole) / 2)
+
+
+def _first_above(tp: np.ndarray, n_pos: float, x_bins: int, k: np.ndarray) -> np.ndarray:
+    """For each grid value ``k``: the first group whose end recall ``tp/n_pos`` (as computed
+    in :func:`precrec_points`) times ``x_bins`` is above ``k`` (the last group if none is).
+
+    A binary search on the counts, then a check of that float expression at the found group
+    and its neighbour (rounding may put the product on the other side of ``k``)."""
+    last = tp.shape[0] - 1
+    i = np.minimum(np.searchsorted(tp, k / x_bins * n_pos, side="right"), last)
+
+    def above(j: np.ndarray) -> np.ndarray:
+        return np.asarray(tp[j], dtype=np.float64) / n_pos * x_bins > k
+
+    for _ in range(64):  # one step at most in practice
+        back = (i > 0) & above(np.maximum(i - 1, 0))
+        ahead = (i < last) & ~above(i)
+        if not (back.any() or ahead.any()):
+            break
+        i = i - back + ahead
+    return i
