@@ -154,3 +154,26 @@ def test_bound_is_the_exact_largest_gap(rng, make, max_points):
     assert seen <= bound + 1e-12
     # the gap is smooth inside a segment: 400 levels per segment find its peak to ~1e-5
     assert bound - seen <= 1e-4 * bound
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(5, 300),
+    block=st.integers(1, 9),
+    max_points=st.integers(2, 40),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_bound_is_the_same_in_blocks(n, block, max_points, seed):
+    # the bound is taken block by block (bounded temporaries); any block size gives the same
+    from prcurve._core import _thin
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    y[0], y[1] = True, False
+    full = pr_curve(y, np.round(rng.normal(size=n) + y, 1))
+    hull = np.arange(0)
+    whole = _thin.thin_indices(full.tp, full.fp, hull, max_points)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_thin, "BOUND_BLOCK", block)
+        blocked = _thin.thin_indices(full.tp, full.fp, hull, max_points)
+    assert np.array_equal(blocked[0], whole[0]) and blocked[1] == whole[1]
