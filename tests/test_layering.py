@@ -128,6 +128,7 @@ REPORT_ROOT = {
     "_messages": "common",
     "_progress": "common",
     "_memory": "common",
+    "_interrupts": "common",
     "__init__": "joins",
     "pipeline": "joins",
     "_population": "joins",

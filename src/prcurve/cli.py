@@ -283,6 +283,7 @@ def _run_report(
     from ._reporting._memory import lean_report_memory
 
     lean_report_memory()  # before pyarrow loads: its memory pool
+    _load_readers()
     from ._reporting._progress import ProgressBar
     from ._reporting.input._io import BUILTIN_EXAMPLE
 
@@ -316,22 +317,44 @@ def _run_report(
     return EXIT_OK
 
 
+def _load_readers() -> None:
+    """Load pyarrow's readers now, a Ctrl-C held back until they have loaded (see
+    ``_reporting._interrupts``); without pyarrow the pure-Python reader needs nothing."""
+    from ._reporting._interrupts import interrupts_deferred
+
+    with interrupts_deferred():
+        try:
+            import pyarrow.compute
+            import pyarrow.csv
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            pass
+
+
 def _report_body(
     args: argparse.Namespace, engine: str, why: str, label: str, scores: list[str],
     stdin: TextIO | BinaryIO, progress: Any, session: Any,
 ) -> None:  # fmt: skip
     """Read, analyse and write the binary report (the engine chosen and its session open)."""
+    from ._reporting._interrupts import interrupts_deferred
     from ._reporting._memory import trim_memory
 
     data = _read(args, engine, label, scores, stdin, progress, session)
     _check_top_k(args.top_k, data)
     _check_subsample(None if engine == "memory" else args.subsample, data)
     trim_memory()  # the parser's free memory back to the system before the curves
-    # imported only now, so that a bad input fails without waiting for SciPy
-    from ._reporting.analysis._analysis import Settings, analyse, auto_resamples, available_cpus
-    from ._reporting.output._output import FilesAhead
-    from ._reporting.output._write import start_curve_files, write_report
-    from ._reporting.render._figures import FiguresAhead
+    # imported only now, so that a bad input fails without waiting for SciPy; a Ctrl-C while
+    # the extension modules load is held back to the end of the imports (see _interrupts)
+    with interrupts_deferred():
+        from ._reporting.analysis._analysis import (
+            Settings,
+            analyse,
+            auto_resamples,
+            available_cpus,
+        )
+        from ._reporting.output._output import FilesAhead
+        from ._reporting.output._write import start_curve_files, write_report
+        from ._reporting.render._figures import FiguresAhead
 
     settings = Settings(
         source=data.source, label=label, scores=tuple(scores),
@@ -396,8 +419,11 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | BinaryIO | None) -> int:
     from ._reporting._memory import single_blas_thread
 
     single_blas_thread()  # before numpy loads (just below): its BLAS on one thread
-    from ._reporting.input._io import InputError
-    from ._reporting.output._output import OutputError
+    from ._reporting._interrupts import interrupts_deferred
+
+    with interrupts_deferred():  # NumPy loads here: a Ctrl-C is raised after it has
+        from ._reporting.input._io import InputError
+        from ._reporting.output._output import OutputError
 
     try:
         if args.command == "report":

@@ -95,10 +95,13 @@ def run_multi_report(
 
     ``check_output()`` checks the output directory (the CLI's own check) before reading.
     """
-    from ._cv_report import write_cv_report
-    from ._multi_report import MultiOptions, write_multiclass_report
-    from .analysis._analysis import auto_resamples
-    from .input._multi_input import read_multi_input
+    from ._interrupts import interrupts_deferred
+
+    with interrupts_deferred():  # a Ctrl-C while modules load: raised after (see _interrupts)
+        from ._cv_report import write_cv_report
+        from ._multi_report import MultiOptions, write_multiclass_report
+        from .analysis._analysis import auto_resamples
+        from .input._multi_input import read_multi_input
 
     multiclass = bool(args.score_prefix or args.multiclass)
     if args.file is None or not args.label:
