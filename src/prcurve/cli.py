@@ -283,7 +283,6 @@ def _run_report(
     from ._reporting._memory import lean_report_memory
 
     lean_report_memory()  # before pyarrow loads: its memory pool
-    _load_readers()
     from ._reporting._progress import ProgressBar
     from ._reporting.input._io import BUILTIN_EXAMPLE
 
@@ -317,11 +316,16 @@ def _run_report(
     return EXIT_OK
 
 
-def _load_readers() -> None:
+def _load_readers(path: str | None) -> None:
     """Load pyarrow's readers now, a Ctrl-C held back until they have loaded (see
-    ``_reporting._interrupts``); without pyarrow the pure-Python reader needs nothing."""
+    ``_reporting._interrupts``), when there is something to read (a missing file's error
+    needs no pyarrow); without pyarrow the pure-Python reader needs nothing."""
+    import os
+
     from ._reporting._interrupts import interrupts_deferred
 
+    if path not in (None, "-") and not os.path.isfile(path):
+        return
     with interrupts_deferred():
         try:
             import pyarrow.compute
@@ -339,6 +343,7 @@ def _report_body(
     from ._reporting._interrupts import interrupts_deferred
     from ._reporting._memory import trim_memory
 
+    _load_readers(args.file)
     data = _read(args, engine, label, scores, stdin, progress, session)
     _check_top_k(args.top_k, data)
     _check_subsample(None if engine == "memory" else args.subsample, data)
