@@ -359,3 +359,42 @@ def test_a_single_tie_group_has_precision_pi_at_pi(pi, weighted):
     assert boot.feasible_fraction == 1.0
     assert boot.precision_interval.low == pytest.approx(pi, rel=1e-12)
     assert boot.precision_interval.high == pytest.approx(pi, rel=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    labels=st.lists(st.booleans(), min_size=2, max_size=200),
+    levels=st.integers(1, 30),
+    seed=st.integers(0, 2**32 - 1),
+    block=st.integers(1, 9),
+    criterion=st.sampled_from(["min_precision", "min_recall", "max_fpr", "top_k"]),
+    target=st.floats(0.01, 1.0),
+    prevalence=st.sampled_from([None, 0.01, 0.5]),
+)
+def test_choice_in_blocks_equals_the_choice_on_all_columns(
+    labels, levels, seed, block, criterion, target, prevalence
+):
+    # choose_on_counts keeps each block's choice and chooses among them: the same column
+    from prcurve import binary_counts
+    from prcurve._core._operating import choose_on_counts
+
+    y = np.array(labels)
+    if y.all() or not y.any():
+        y[0] = not y[0]
+    c = binary_counts(y, np.random.default_rng(seed).integers(0, levels, size=y.shape[0]))
+    if criterion == "top_k":
+        target = float(max(1, round(target * y.shape[0])))
+    elif criterion == "max_fpr":
+        target = min(target, 0.99)
+    options = dict.fromkeys(("min_precision", "min_recall", "top_k", "max_fpr"))
+    criterion, target = check_criterion(**{**options, criterion: target})
+    totals = np.array([c.n_pos]), np.array([c.n_neg])
+    idx, ok = choose_rows(
+        c.tp[None, :], c.fp[None, :], *totals, criterion, target, prevalence=prevalence
+    )
+    got = choose_on_counts(
+        c.tp, c.fp, c.n_pos, c.n_neg, criterion, target, prevalence=prevalence, block=block
+    )
+    assert got[1] == bool(ok[0])
+    if got[1]:
+        assert got[0] == int(idx[0])

@@ -56,6 +56,7 @@ __all__ = [
     "OperatingPoint",
     "TargetNotMetWarning",
     "check_criterion",
+    "choose_on_counts",
     "choose_rows",
     "precision_at_recall",
     "recall_at_precision",
@@ -260,6 +261,50 @@ def choose_rows(
         rate = fpf / np.asarray(n_neg, dtype=np.float64)[:, None]
         return _first_best(valid & (rate <= target), tpf)
     return _first_best(valid & (d <= target), d)
+
+
+def choose_on_counts(
+    tp: np.ndarray,
+    fp: np.ndarray,
+    n_pos: Any,
+    n_neg: Any,
+    criterion: str,
+    target: float,
+    *,
+    prevalence: Any = None,
+    block: int | None = None,
+) -> tuple[int, bool]:
+    """:func:`choose_rows` for one row of ``k`` counts, in blocks of columns (O(block) memory).
+
+    Every criterion keeps the first column that maximises a key among the feasible ones, and
+    feasibility and key are per column, so the choice over all columns is the choice among
+    each block's own choice (the blocks in order, so the first of equal keys is kept): the
+    temporaries are a few arrays of one block, not of the whole curve (about 500 MB at
+    6.6·10⁶ points).  Returns the chosen column and whether it is feasible.
+    """
+    k = tp.shape[0]
+    step = block or CHOICE_BLOCK
+    totals = np.array([n_pos]), np.array([n_neg])
+    if k <= step:
+        idx, ok = choose_rows(tp[None, :], fp[None, :], *totals, criterion, target,
+                              prevalence=prevalence)  # fmt: skip
+        return int(idx[0]), bool(ok[0])
+    winners = []
+    for lo in range(0, k, step):
+        idx, ok = choose_rows(tp[None, lo : lo + step], fp[None, lo : lo + step], *totals,
+                              criterion, target, prevalence=prevalence)  # fmt: skip
+        if ok[0]:
+            winners.append(lo + int(idx[0]))
+    if not winners:
+        return 0, False
+    at = np.array(winners)
+    idx, ok = choose_rows(tp[None, at], fp[None, at], *totals, criterion, target,
+                          prevalence=prevalence)  # fmt: skip
+    return int(at[idx[0]]), bool(ok[0])
+
+
+#: Columns per block of :func:`choose_on_counts`.
+CHOICE_BLOCK = 1 << 16
 
 
 def recall_at_precision(

@@ -16,6 +16,7 @@ from .._core._operating import (
     OperatingPoint,
     TargetNotMetWarning,
     check_criterion,
+    choose_on_counts,
     choose_rows,
 )
 from .._core._partial import negative_factor
@@ -64,23 +65,23 @@ def _point(
     negatives' weight at π) only rescales the reported ``fp`` and ``tn``.
     """
     tp, fp = counts.tp, counts.fp
-    fps = np.multiply(fp, factor, dtype=np.float64) if factor != 1.0 else fp
     n_pos, n_neg = counts.n_pos, counts.n_neg * factor
-    idx, ok = choose_rows(
-        tp[None, :], fp[None, :], np.array([counts.n_pos]), np.array([counts.n_neg]),
-        criterion, target, prevalence=prevalence,
-    )  # fmt: skip
-    i = int(idx[0])
+    i, feasible = choose_on_counts(
+        tp, fp, counts.n_pos, counts.n_neg, criterion, target, prevalence=prevalence
+    )
     shown = counts.n_pos / (counts.n_pos + counts.n_neg) if prevalence is None else prevalence
     common: dict[str, Any] = dict(
         criterion=criterion, target=target, n_pos=n_pos, n_neg=n_neg, prevalence=shown
     )
-    if not ok[0]:
+    if not feasible:
+        fps = np.multiply(fp, factor, dtype=np.float64) if factor != 1.0 else fp
         reason = _describe_failure(criterion, target, tp, fp, np.asarray(fps), counts.n_neg)
         fields = ("threshold", "precision", "recall", "fpr", "tp", "fp", "fn", "tn")
         none: dict[str, Any] = dict.fromkeys(fields)
         return OperatingPoint(feasible=False, reason=reason, **none, **common), -1
-    t, f = tp[i].item(), np.asarray(fps)[i].item()
+    # the negatives' count at π: the one product the whole rescaled column would hold here
+    f = np.multiply(fp[i], factor, dtype=np.float64).item() if factor != 1.0 else fp[i].item()
+    t = tp[i].item()
     totals = () if prevalence is None else (counts.n_pos, counts.n_neg, prevalence)
     return OperatingPoint(
         feasible=True,
