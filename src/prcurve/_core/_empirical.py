@@ -429,9 +429,15 @@ class ROCCurve:
         """
         if self.full_auc is not None:
             return float(self.full_auc)
-        x = np.concatenate([[0.0], self.fpr])
+        # Σ Δfpr·(tpr + tpr_prev)/2, with the temporaries reused (the same operations)
+        width = np.diff(np.concatenate([[0.0], self.fpr]))
         y = np.concatenate([[0.0], self.tpr])
-        return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
+        height = y[1:] + y[:-1]
+        del y
+        width *= height
+        del height
+        width /= 2
+        return float(np.sum(width))
 
     def convex_hull(self) -> ROCCurve:
         """The ROC convex hull: the operating points that are its vertices (origin implied)."""

@@ -103,16 +103,15 @@ def _start_share_note(pr: PRCurve, auc_pr: dict[str, float]) -> list[str]:
 def derived_curves(pr: PRCurve) -> dict[str, Any]:
     """What the report keeps of the ROC and PRG curves of ``pr``: hulls, areas, best F₁ (and
     the achievable PR curve); the curves themselves are freed (see :class:`ScorerAnalysis`)."""
+    # one derived curve alive at a time (each is two arrays of the curve's length)
     roc = pr.to_roc()
+    out = {"roc_hull": roc.convex_hull(), "roc_auc": roc.auc()}
+    del roc
     prg = PRGCurve.from_pr(pr)
-    return {
-        "achievable": pr.achievable(),
-        "roc_hull": roc.convex_hull(),
-        "prg_hull": prg.convex_hull(),
-        "roc_auc": roc.auc(),
-        "auprg": prg.auc(),
-        "best_f1": prg.best_f_threshold(),
-    }
+    out.update(prg_hull=prg.convex_hull(), auprg=prg.auc(), best_f1=prg.best_f_threshold())
+    del prg
+    out["achievable"] = pr.achievable()
+    return out
 
 
 #: Stream key of the rows an engine hands over (independent of the report's other streams).
