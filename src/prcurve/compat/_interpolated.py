@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core._blocks import BLOCK, count_blocks
 from .._core._counts import BinaryCounts
 
 __all__ = ["auc_jar_area", "precrec_area", "precrec_points", "prroc_dg_area"]
@@ -50,21 +51,13 @@ def _dg_step_trapezoids(tp_a, fp_a, tp_b, fp_b) -> np.ndarray:
 
 
 def _blocks(counts: BinaryCounts, keep_tp0: bool = True):
-    """The counts as float64 blocks of at most :data:`_BLOCK` points, each with the point
-    before it: ``(tp_prev, fp_prev, tp, fp)``, the first block's previous point ``(0, 0)``.
-    ``keep_tp0=False`` drops the points with TP = 0 first (auc.jar's ``sort()``)."""
+    """:func:`~prcurve._core._blocks.count_blocks` of the counts, in blocks of :data:`_BLOCK`
+    points; ``keep_tp0=False`` drops the points with TP = 0 first (auc.jar's ``sort()``)."""
     tp_all, fp_all = counts.tp, counts.fp
     if not keep_tp0:
         start = int(np.searchsorted(tp_all, 0, side="right"))  # TP is non-decreasing
         tp_all, fp_all = tp_all[start:], fp_all[start:]
-    for lo in range(0, tp_all.shape[0], _BLOCK):
-        hi = min(lo + _BLOCK, tp_all.shape[0])
-        tp = np.asarray(tp_all[max(lo - 1, 0) : hi], dtype=np.float64)
-        fp = np.asarray(fp_all[max(lo - 1, 0) : hi], dtype=np.float64)
-        if lo == 0:
-            yield np.concatenate([[0.0], tp[:-1]]), np.concatenate([[0.0], fp[:-1]]), tp, fp
-        else:
-            yield tp[:-1], fp[:-1], tp[1:], fp[1:]
+    return count_blocks(tp_all, fp_all, block=_BLOCK)
 
 
 def prroc_dg_area(counts: BinaryCounts) -> float:
@@ -190,8 +183,8 @@ def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
     return area
 
 
-#: Groups per block of :func:`precrec_area` (its temporaries: a dozen arrays of this length).
-_BLOCK = 1 << 16
+#: Points (groups) per block of the areas summed in blocks (monkeypatched by the tests).
+_BLOCK = BLOCK
 
 
 def _harmonic_gap(b: np.ndarray, m: np.ndarray) -> np.ndarray:
