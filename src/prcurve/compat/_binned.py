@@ -41,6 +41,7 @@ import numpy as np
 from scipy.special import expit
 
 from .._core._area import area_from_counts
+from .._core._blocks import count_blocks
 from .._core._counts import BinaryCounts
 from .._core._interpolation import dg_segment_areas
 
@@ -78,23 +79,27 @@ def spark_area(counts: BinaryCounts, *, num_bins: int) -> float:
     return float(np.sum(np.diff(recall) * (precision[1:] + precision[:-1])) / 2)
 
 
-def _bin_masses(counts: BinaryCounts, bins: np.ndarray, n_bins: int):
-    """Positive and negative mass per bin, from the per-threshold increments of the counts."""
-    dtp = np.diff(counts.tp, prepend=0).astype(np.float64)
-    dfp = np.diff(counts.fp, prepend=0).astype(np.float64)
-    return (
-        np.bincount(bins, weights=dtp, minlength=n_bins),
-        np.bincount(bins, weights=dfp, minlength=n_bins),
-    )
+def _keras_bucket(thresholds: np.ndarray, t: int) -> np.ndarray:
+    """Keras's bucket of each score: ``ceil(s·(T − 1)) − 1`` in float32, at least 0."""
+    s32 = np.clip(thresholds.astype(np.float32), np.float32(0), np.float32(1))
+    bucket = np.ceil(s32 * np.float32(t - 1)) - np.float32(1)
+    return np.maximum(bucket, 0).astype(np.intp)
 
 
 def keras_counts(counts: BinaryCounts, *, num_thresholds: int) -> tuple[np.ndarray, np.ndarray]:
-    """Keras's counts at its thresholds ``j = 0 … T−1`` (increasing: counts decreasing)."""
+    """Keras's counts at its thresholds ``j = 0 … T−1`` (increasing: counts decreasing).
+
+    The positive and negative mass of each bucket is summed block by block of the counts' points
+    (:func:`~prcurve._core._blocks.count_blocks`): a few megabytes of temporaries at any size.
+    """
     t = num_thresholds
-    s32 = np.clip(counts.thresholds.astype(np.float32), np.float32(0), np.float32(1))
-    bucket = np.ceil(s32 * np.float32(t - 1)) - np.float32(1)
-    bucket = np.maximum(bucket, 0).astype(np.intp)
-    pos, neg = _bin_masses(counts, bucket, t)
+    pos, neg = np.zeros(t), np.zeros(t)
+    lo = 0
+    for tp_prev, fp_prev, tp_b, fp_b in count_blocks(counts.tp, counts.fp):
+        bucket = _keras_bucket(counts.thresholds[lo : lo + tp_b.shape[0]], t)
+        lo += tp_b.shape[0]
+        pos += np.bincount(bucket, weights=tp_b - tp_prev, minlength=t)
+        neg += np.bincount(bucket, weights=fp_b - fp_prev, minlength=t)
     # counts at threshold j: every bucket >= j (cumulative from the top threshold down)
     tp = np.cumsum(pos[::-1])[::-1]
     fp = np.cumsum(neg[::-1])[::-1]
