@@ -19,14 +19,34 @@ import numpy as np
 
 __all__ = ["envelope_dominates", "upper_hull_indices"]
 
+#: Points per block of :func:`upper_hull_indices` on a long curve.
+BLOCK = 1 << 16
 
-def upper_hull_indices(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
+
+def upper_hull_indices(fp: np.ndarray, tp: np.ndarray, *, block: int = BLOCK) -> np.ndarray:
     """Indices of the operating points that are vertices of the ROC upper convex hull.
 
     ``fp`` and ``tp`` are cumulative counts at decreasing thresholds (both nondecreasing).  The
     origin (0, 0) is taken as an implicit first vertex and is not among the returned indices.
     The last point (everything predicted positive) is always a vertex.
+
+    A long curve is done in blocks of ``block`` points: a strict vertex of the hull of all the
+    points (and the origin) is a strict vertex of the hull of any subset holding it (the same
+    supporting line leaves the subset's other points below), so the hull of each block (with
+    the origin) keeps every vertex, and the hull of those candidates is the hull of all.  The
+    temporaries are then a few arrays of one block, not a dozen of the curve's length.
     """
+    k = fp.shape[0]
+    if k <= 2 * block:
+        return _upper_hull(fp, tp)
+    candidates = np.concatenate(
+        [lo + _upper_hull(fp[lo : lo + block], tp[lo : lo + block]) for lo in range(0, k, block)]
+    )
+    return candidates[_upper_hull(fp[candidates], tp[candidates])]
+
+
+def _upper_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
+    """:func:`upper_hull_indices` of all the points at once (see the module docstring)."""
     x = np.concatenate([[0.0], np.asarray(fp, dtype=np.float64)])
     y = np.concatenate([[0.0], np.asarray(tp, dtype=np.float64)])
     idx = np.arange(x.shape[0])
