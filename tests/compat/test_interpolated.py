@@ -86,3 +86,14 @@ def test_blocks_do_not_change_the_areas(labels, levels, seed, block):
         blocked = [f(counts) for f in (prroc_dg_area, auc_jar_area)]
         blocked.append(precrec_area(counts, x_bins=7))
     assert blocked == pytest.approx(whole, abs=1e-13)
+
+
+def test_first_group_above_a_grid_value_behind_a_long_run_of_equal_tp():
+    # 100 negatives after 11 positives: 101 groups share TP = 11, and 11/20·100 rounds above 55
+    # while 55/100·20 does not; the first group above 55 is the 11th positive's (index 10)
+    from prcurve.compat._interpolated import _first_above
+
+    y = np.r_[np.ones(11), np.zeros(100), np.ones(9), np.zeros(5)].astype(int)
+    counts = binary_counts(y, -np.arange(125.0))
+    assert _first_above(counts.tp, 20.0, 100, np.array([55.0])).tolist() == [10]
+    assert precrec_area(counts, x_bins=100) == pytest.approx(_trapezoids(counts, 100), abs=1e-13)

@@ -19,10 +19,11 @@ def test_blocks_give_the_same_vertices_on_counts(steps, block):
     assert np.array_equal(upper_hull_indices(fp, tp, block=block), _upper_hull(fp, tp))
 
 
-@settings(max_examples=100, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), block=st.integers(1, 9), n=st.integers(2, 300))
-def test_blocks_give_the_same_vertices_on_weights(seed, block, n):
-    rng = np.random.default_rng(seed)
-    tp = np.cumsum(rng.exponential(size=n) * (rng.random(n) < 0.5))
-    fp = np.cumsum(rng.exponential(size=n))
-    assert np.array_equal(upper_hull_indices(fp, tp, block=block), _upper_hull(fp, tp))
+def test_weighted_counts_are_done_whole():
+    # near-collinear weighted points: rounding may judge them differently with other
+    # neighbours, so only exact (integer) counts are split into blocks
+    from prcurve import binary_counts
+
+    y = (np.arange(37) % 2 == 0).astype(int)
+    c = binary_counts(y, -np.arange(37.0), sample_weight=np.full(37, 0.3))
+    assert np.array_equal(upper_hull_indices(c.fp, c.tp, block=8), _upper_hull(c.fp, c.tp))

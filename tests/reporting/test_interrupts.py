@@ -56,3 +56,18 @@ def test_other_threads_and_other_handlers_are_left_alone():
     t.start()
     t.join()
     assert errors == []
+
+
+def test_a_held_back_signal_wins_over_an_error_in_the_block():
+    with pytest.raises(KeyboardInterrupt) as info, interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+        raise ImportError("a module failing to load after the Ctrl-C")
+    assert isinstance(info.value.__cause__, ImportError)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_error_without_a_signal_passes_through():
+    with pytest.raises(ImportError, match="no signal"), interrupts_deferred():
+        raise ImportError("no signal")

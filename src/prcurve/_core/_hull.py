@@ -30,19 +30,27 @@ def upper_hull_indices(fp: np.ndarray, tp: np.ndarray, *, block: int = BLOCK) ->
     origin (0, 0) is taken as an implicit first vertex and is not among the returned indices.
     The last point (everything predicted positive) is always a vertex.
 
-    A long curve is done in blocks of ``block`` points: a strict vertex of the hull of all the
-    points (and the origin) is a strict vertex of the hull of any subset holding it (the same
-    supporting line leaves the subset's other points below), so the hull of each block (with
-    the origin) keeps every vertex, and the hull of those candidates is the hull of all.  The
-    temporaries are then a few arrays of one block, not a dozen of the curve's length.
+    A long curve of integer counts below 2**26 is done in blocks of ``block`` points: a strict
+    vertex of the hull of all the points (and the origin) is a strict vertex of the hull of any
+    subset holding it (the same supporting line leaves the subset's other points below), so
+    the hull of each block (with the origin) keeps every vertex, and the hull of those
+    candidates is the hull of all.  The temporaries are then a few arrays of one block, not a
+    dozen of the curve's length.  Only where the cross products are exact: with rounding
+    (weights, larger counts) a point collinear to within it may be judged differently by
+    different neighbours, so such curves are done whole, as before.
     """
     k = fp.shape[0]
-    if k <= 2 * block:
+    if k <= 2 * block or not _exact_counts(fp, tp):
         return _upper_hull(fp, tp)
     candidates = np.concatenate(
         [lo + _upper_hull(fp[lo : lo + block], tp[lo : lo + block]) for lo in range(0, k, block)]
     )
     return candidates[_upper_hull(fp[candidates], tp[candidates])]
+
+
+def _exact_counts(fp: np.ndarray, tp: np.ndarray) -> bool:
+    """Integer counts below 2**26 (the last, largest, point tells): cross products exact."""
+    return fp.dtype.kind in "iu" and tp.dtype.kind in "iu" and max(int(fp[-1]), int(tp[-1])) < 2**26
 
 
 def _upper_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:

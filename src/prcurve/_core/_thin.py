@@ -199,12 +199,12 @@ def thin_indices(
     del cum
     keep = np.union1d(required, fill)  # at most max(max_points, len(required)) points
     kept_tp, kept_fp = tp[keep], fp[keep]
-    bound = 0.0
+    bounds = [0.0]
     for lo in range(0, k - 1, BOUND_BLOCK):  # blocks with the previous point as context
         hi = min(lo + BOUND_BLOCK, k - 1) + 1
         index = np.arange(lo, hi)
-        bound = max(bound, segment_bounds(tp[lo:hi], fp[lo:hi], index, keep, kept_tp, kept_fp))
-    return keep, bound
+        bounds.append(segment_bounds(tp[lo:hi], fp[lo:hi], index, keep, kept_tp, kept_fp))
+    return keep, float(np.max(bounds))  # (a NaN would show, as in one pass)
 
 
 #: Segments per block of :func:`thin_indices`'s bound (its temporaries: a few dozen arrays of

@@ -49,6 +49,10 @@ def interrupts_deferred() -> Iterator[None]:
     signal.signal(signal.SIGINT, record)
     try:
         yield
+    except BaseException as exc:  # a Ctrl-C held back wins over what the block raised
+        if received:
+            raise KeyboardInterrupt from exc
+        raise
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if received:

@@ -183,7 +183,8 @@ def analyse(
     results = _run_tasks(
         sorted(everything, key=lambda t: (t[0][1] != "band", -t[4].seconds)), settings.jobs,
         progress, meanwhile=the_rest_of_the_curves, on_result=views.bands_done,
-        side=[(counts_key, _counts_steps, _counts_inputs(curves, rows, settings, engine))],
+        side=[(counts_key, "other tools and DeLong", _counts_steps,
+               _counts_inputs(curves, rows, settings, engine))],
     )  # fmt: skip
     extra = results.pop(counts_key)[0]
     scorers = {

@@ -111,9 +111,9 @@ STOP_SECONDS = 5.0
 Results = dict[tuple[str, str], tuple[Any, list[str], float]]
 
 
-#: Work that is not a resampling step but may run beside them: ``(key, function, args)``, the
-#: function returning ``(result, notes)`` like a step's.
-SideTask = tuple[tuple[str, str], Callable[..., Any], tuple[Any, ...]]
+#: Work that is not a resampling step but may run beside them: ``(key, label, function, args)``,
+#: the function returning ``(result, notes)`` like a step's.
+SideTask = tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...]]
 
 
 def _run_tasks(
@@ -130,8 +130,8 @@ def _run_tasks(
     worker processes resample (before the steps, when they run here).  ``on_result(results)``
     is called after each step's result is in (the results so far).  ``side`` tasks (not
     steps: not planned, not counted on the progress bar) run in the workers too, queued after
-    the first ``jobs`` steps, or here after ``meanwhile``; their results are in the returned
-    dict under their keys.  Tasks start in the order given.
+    the first ``jobs`` steps, or here after the steps; their results are in the returned dict
+    under their keys.  Steps start in the order given.
     """
     results: Results = {}
     side = side or []
@@ -142,7 +142,7 @@ def _run_tasks(
         announce(progress, f"bootstrap ({jobs} processes)")
         forked = _start_method() == "fork"
         queue = [(key, fn, args) for key, _, fn, args, _ in tasks]
-        queue[jobs:jobs] = side  # the side work right after the first steps
+        queue[jobs:jobs] = [(key, fn, args) for key, _, fn, args in side]  # after the first steps
         if forked:  # set before the pool forks its workers
             _FORKED_STEPS[:] = [(fn, args) for _, fn, args in queue]
         try:
@@ -157,7 +157,7 @@ def _run_tasks(
                     if meanwhile is not None:  # with fork, all workers exist now: may start threads
                         meanwhile()
                         announce(progress, f"bootstrap ({jobs} processes)")
-                    sides = {key for key, _, _ in side}
+                    sides = {key for key, _, _, _ in side}
                     done = 0
                     for fut in as_completed(futures):
                         results[futures[fut]] = fut.result()
@@ -176,8 +176,6 @@ def _run_tasks(
     else:
         if meanwhile is not None:
             meanwhile()
-        for key, fn, args in side:
-            results[key] = _timed(fn, *args)
         for key, label, fn, args, _ in tasks:
             announce(progress, label)
             results[key] = _timed(fn, *args, progress=progress)
@@ -185,4 +183,7 @@ def _run_tasks(
                 on_result(results)
             if progress is not None:
                 progress(1, 1)
+        for key, label, fn, args in side:  # after the steps: the figures wait for the bands
+            announce(progress, label)
+            results[key] = _timed(fn, *args)
     return results
