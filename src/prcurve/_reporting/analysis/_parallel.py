@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .._interrupts import interrupts_deferred
 from .._progress import announce
 from ._sizing import Plan
 
@@ -148,12 +149,15 @@ def _run_tasks(
         try:
             with _executor(jobs) as pool:
                 try:
-                    futures = {
-                        pool.submit(_forked_step, i)
-                        if forked
-                        else pool.submit(_timed, fn, *args): key
-                        for i, (key, fn, args) in enumerate(queue)
-                    }
+                    # the workers are forked here: a Ctrl-C inside a fork's handlers (logging's
+                    # lock release) left that lock held and the report hung; held back to after
+                    with interrupts_deferred():
+                        futures = {
+                            pool.submit(_forked_step, i)
+                            if forked
+                            else pool.submit(_timed, fn, *args): key
+                            for i, (key, fn, args) in enumerate(queue)
+                        }
                     if meanwhile is not None:  # with fork, all workers exist now: may start threads
                         meanwhile()
                         announce(progress, f"bootstrap ({jobs} processes)")
