@@ -160,17 +160,10 @@ def precrec_area(counts: BinaryCounts, *, x_bins: int) -> float:
     """
     n_pos = float(counts.n_pos)
     area, p_before = 0.0, None
-    for lo in range(0, counts.tp.shape[0], _BLOCK):  # in blocks: O(_BLOCK) temporaries
-        hi = min(lo + _BLOCK, counts.tp.shape[0])
-        tp = np.asarray(counts.tp[max(lo - 1, 0) : hi], dtype=np.float64)
-        fp = np.asarray(counts.fp[max(lo - 1, 0) : hi], dtype=np.float64)
-        if lo == 0:
-            dtp, dfp = np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0)
-        else:  # the block's first group starts at the previous block's last point
-            dtp, dfp, tp, fp = np.diff(tp), np.diff(fp), tp[1:], fp[1:]
+    for a, f, tp, fp in _blocks(counts):  # each group's start (a, f) and end (tp, fp)
+        dtp, dfp = tp - a, fp - f
         size = np.rint(dtp + dfp)
-        a = tp - dtp
-        b = a + (fp - dfp)  # each group's start: TP, and TP + FP
+        b = a + f  # the group's start: TP + FP
         c = dtp / size
         p_end = tp / (tp + fp)
         # precrec: point 0 has point 1's precision (the first group's c)
