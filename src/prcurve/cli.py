@@ -307,6 +307,7 @@ def _run_report(
     _engine_only_options(args, engine)
     _check_spark_input(args, engine)
     with contextlib.ExitStack() as stack:
+        stack.callback(_discard_disk_files)
         session = None
         if engine == "spark":  # one session for the reading and the subsample, then stopped
             from ._reporting.input._spark import DEFAULT_MASTER, spark_session
@@ -314,6 +315,14 @@ def _run_report(
             session = stack.enter_context(spark_session(args.master or DEFAULT_MASTER))
         _report_body(args, engine, why, label, scores, stdin, progress, session)
     return EXIT_OK
+
+
+def _discard_disk_files() -> None:
+    """Remove the count tables an engine kept on disk (the Dask engine's; see
+    ``_core._disk``) as the report ends, rather than when they are garbage collected."""
+    disk = sys.modules.get("prcurve._core._disk")
+    if disk is not None:
+        disk.discard_files()
 
 
 def _load_readers(path: str | None) -> None:

@@ -299,3 +299,36 @@ def test_soft_label_errors_are_the_in_memory_ones(rng):
         prcurve.dask.pr_curve(
             as_dask(p, 2), as_dask(s, 2), sample_weight=as_dask(-weight, 2), soft_labels=True
         )
+
+
+@pytest.mark.parametrize("kind", ["ties", "weights", "dominant_tie", "constant", "integers"])
+@pytest.mark.parametrize("parts", [1, 3, 7])
+def test_exact_counts_on_disk_equal_memory(rng, tmp_path, kind, parts):
+    """The report's Dask engine: every partition writes its rows of the count table into
+    files, mapped by the counts (prcurve._core._disk), never gathered in memory; the counts
+    equal the in-memory engine's, and the folder is in ``workdir`` until discarded."""
+    from prcurve._core._counts import count_sorted
+    from prcurve._core._disk import discard_files, is_on_disk
+    from prcurve.dask._curve import compute_counts
+
+    y, s, w = make(kind, rng)
+    kept = slice(None) if w is None else w > 0  # rows of weight 0 are left out, as in memory
+    full = count_sorted(y[kept], s[kept], None if w is None else w[kept])
+    got = compute_counts(
+        as_dask(y, parts), as_dask(s, parts), sample_weight=as_dask(w, parts),
+        workdir=str(tmp_path),
+    )  # fmt: skip
+    assert all(is_on_disk(a) for a in (got.thresholds, got.tp, got.fp))
+    np.testing.assert_array_equal(got.thresholds, full.thresholds)
+    assert got.thresholds.dtype == full.thresholds.dtype and got.tp.dtype == full.tp.dtype
+    if w is None:
+        np.testing.assert_array_equal(got.tp, full.tp)
+        np.testing.assert_array_equal(got.fp, full.fp)
+        assert (got.n_pos, got.n_neg) == (full.n_pos, full.n_neg)
+    else:
+        np.testing.assert_allclose(got.tp, full.tp, rtol=1e-12)
+        np.testing.assert_allclose(got.fp, full.fp, rtol=1e-12)
+    assert [p.name.startswith("prcurve-counts-") for p in tmp_path.iterdir()] == [True]
+    discard_files()
+    assert list(tmp_path.iterdir()) == []
+    np.testing.assert_array_equal(got.tp[-3:], full.tp[-3:])  # still mapped (POSIX)

@@ -265,7 +265,16 @@ def test_weighted_report_equals_the_weighted_library(tmp_path):
     ]
 
 
-def test_the_drawn_view_is_thinned_keeping_bands_marks_and_every_pixel_column():
+@pytest.mark.parametrize("on_disk", [False, True])
+def test_the_drawn_view_is_thinned_keeping_bands_marks_and_every_pixel_column(tmp_path, on_disk):
+    """Also for a curve on disk (the Dask engine's), whose view is thinned from metrics read
+    slice by slice off the counts, never written out whole: the same rows and values."""
+    from types import SimpleNamespace
+
+    from prcurve._core._counts import BinaryCounts, count_sorted
+    from prcurve._core._disk import counts_from_files, is_on_disk
+    from prcurve._core._empirical import PRCurve
+    from prcurve._reporting.analysis._choice import ViewBands, full_view
     from prcurve._reporting.render._choice_html import _thinned
     from prcurve.plot._thin import COLUMNS
 
@@ -274,7 +283,23 @@ def test_the_drawn_view_is_thinned_keeping_bands_marks_and_every_pixel_column():
     s = rng.normal(size=40_000) + y
     view = threshold_view(y, s, n_resamples=20, rng=0)
     marks = [float(s[3]), float(s[7])]
-    thin = _thinned(view, marks)
+    counts = count_sorted(y, s)
+    if on_disk:
+        for name in ("thresholds", "tp", "fp"):
+            np.save(tmp_path / f"{name}.npy", getattr(counts, name))
+        arrays = counts_from_files(tmp_path, ("thresholds", "tp", "fp"))
+        counts = BinaryCounts(*arrays, counts.n_pos, counts.n_neg)
+    pr = PRCurve.from_counts(counts)
+    assert is_on_disk(pr.tp) == on_disk
+    metrics = ("precision", "recall", "f_beta", "queue_rate", "fpr")
+    vb = ViewBands(
+        band_index=view.band_index, bands={m: view.band(m) for m in metrics},
+        precision_defined=view.precision_defined, level=view.level,
+        n_resamples=view.n_resamples, sampling=view.sampling, beta=view.beta,
+    )  # fmt: skip
+    sc = SimpleNamespace(pr=pr, view_bands=vb, threshold_view=full_view(pr, vb))
+    thin = _thinned(sc, marks)
+    assert not is_on_disk(thin.precision)
     assert thin.thresholds.shape[0] < view.thresholds.shape[0] / 2
     np.testing.assert_array_equal(thin.band_thresholds, view.band_thresholds)
     for t in marks:  # the marked thresholds' metrics, as the markers read them

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._disk import search_sorted
+
 __all__ = [
     "TIES",
     "batch_counts",
@@ -97,10 +99,10 @@ def quantile_group(
     """
     target = float(n_pos) * np.asarray(recall, dtype=np.float64)
     if ties == "interpolate":
-        first = np.searchsorted(tp, target / _TOL, side="left")
+        first = search_sorted(tp, target / _TOL, side="left")
     else:
-        first = np.searchsorted(tp, target * _TOL, side="right")
-    return np.minimum(first, np.searchsorted(tp, n_pos, side="left"))
+        first = search_sorted(tp, target * _TOL, side="right")
+    return np.minimum(first, search_sorted(tp, n_pos, side="left"))
 
 
 def functional_precision(

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._disk import release
+
 __all__ = ["BLOCK", "count_blocks"]
 
 #: Points per block: a few arrays of this length stay in the CPU caches.
@@ -35,3 +37,5 @@ def count_blocks(
             yield np.concatenate([[0.0], t[:-1]]), np.concatenate([[0.0], f[:-1]]), t, f
         else:
             yield t[:-1], f[:-1], t[1:], f[1:]
+        release(tp[lo:hi])  # a table on disk: its pages go back once the block is done
+        release(fp[lo:hi])

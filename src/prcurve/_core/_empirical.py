@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import warnings
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -11,6 +14,7 @@ import numpy as np
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
 from ._batch import TIES, functional_precision
 from ._counts import BinaryCounts, binary_counts, count_sorted
+from ._disk import block_sum, derived_on_disk, is_on_disk, release_all, take
 from ._frame import data_frame
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
@@ -44,6 +48,48 @@ THRESHOLD_RULES = ("ge", "gt")
 
 class ThresholdsDroppedWarning(PRCurveWarning):
     """Some requested thresholds predict no instance positive, so they give no PR point."""
+
+
+_disk_areas: list[tuple[weakref.ref[np.ndarray], np.ndarray, Any, dict[str, float]]] = []
+_disk_areas_lock = threading.Lock()
+
+
+def _disk_area(tp: np.ndarray, fp: np.ndarray, n_pos: Any, method: str) -> float:
+    """``area_from_counts`` of counts on disk, remembered while they live: the report asks
+    a curve of 10⁸ points for its areas several times (analysis, thinning of the curve file,
+    other tools), and each is a pass over the whole table."""
+    with _disk_areas_lock:
+        _disk_areas[:] = [e for e in _disk_areas if e[0]() is not None]
+        memo = next(
+            (e[3] for e in _disk_areas if e[0]() is tp and e[1] is fp and e[2] == n_pos), None
+        )
+        if memo is None:
+            memo = {}
+            _disk_areas.append((weakref.ref(tp), fp, n_pos, memo))
+    if method not in memo:
+        memo[method] = area_from_counts(tp, fp, n_pos, method)
+    return memo[method]
+
+
+def _disk_roc_auc(tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any) -> float:
+    """The ROC AUC of counts on disk, a block at a time and once per table (as
+    :func:`_disk_area`)."""
+    key = f"roc_auc/{n_neg!r}"
+    with _disk_areas_lock:
+        memo = next(
+            (e[3] for e in _disk_areas if e[0]() is tp and e[1] is fp and e[2] == n_pos), None
+        )
+    if memo is not None and key in memo:
+        return memo[key]
+    k = tp.shape[0]
+    value = _roc_auc_in_blocks(k, lambda b: fp[b] / n_neg, lambda b: tp[b] / n_pos, tp, fp)
+    if memo is not None:
+        memo[key] = value
+    return value
+
+
+#: The arrays of a :class:`PRCurve`, one value per operating point.
+_ARRAYS = ("thresholds", "tp", "fp", "precision", "recall")
 
 
 @compact_repr
@@ -90,12 +136,19 @@ class PRCurve:
         """Build the curve from the engine's counts."""
         check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
         tp, fp = counts.tp, counts.fp
+        if is_on_disk(tp):  # a curve longer than memory: its ratios on disk too
+            n_pos = counts.n_pos
+            precision = derived_on_disk(tp, lambda b: precision_of(tp[b], fp[b]), reads=(fp,))
+            recall = derived_on_disk(tp, lambda b: np.divide(tp[b], n_pos, dtype=np.float64))
+        else:
+            precision = precision_of(tp, fp)
+            recall = np.divide(tp, counts.n_pos, dtype=np.float64)
         return cls(
             thresholds=rule_thresholds(counts.thresholds, threshold_rule),
             tp=tp,
             fp=fp,
-            precision=precision_of(tp, fp),
-            recall=np.divide(tp, counts.n_pos, dtype=np.float64),
+            precision=precision,
+            recall=recall,
             n_pos=counts.n_pos,
             n_neg=counts.n_neg,
             threshold_rule=threshold_rule,
@@ -133,7 +186,9 @@ class PRCurve:
             )  # fmt: skip
         if self.thinning is not None:
             return float(self.thinning.areas[method])
-        if method == "average_precision":  # reuse the stored precision
+        if is_on_disk(self.tp):  # a pass over a curve on disk: once per curve and method
+            return _disk_area(self.tp, self.fp, self.n_pos, method)
+        if method == "average_precision":  # the stored precision
             return average_precision_from(self.tp, self.precision, self.n_pos)
         return area_from_counts(self.tp, self.fp, self.n_pos, method)
 
@@ -327,7 +382,7 @@ class PRCurve:
         keep, bound = thin_indices(self.tp, self.fp, hull, max_points)
         if self.thinning is None:
             areas = {m: self.auc(m) for m in AUC_PR_METHODS}
-            info = Thinning(k, bound, areas, self.to_roc().auc())
+            info = Thinning(k, bound, areas, self._roc_auc())
         else:
             previous = self.thinning
             info = Thinning(
@@ -338,14 +393,26 @@ class PRCurve:
             )
         return replace(self._points(keep), thinning=info)
 
+    def _roc_auc(self) -> float:
+        """``self.to_roc().auc()`` (of a curve on disk without writing its rates anywhere)."""
+        if not is_on_disk(self.tp):
+            return self.to_roc().auc()
+        return _disk_roc_auc(self.tp, self.fp, self.n_pos, self.n_neg)
+
     def to_roc(self) -> ROCCurve:
         """The same operating points in ROC space (Davis & Goadrich Theorem 3.1)."""
+        tp, fp, n_pos, n_neg = self.tp, self.fp, self.n_pos, self.n_neg
+        if is_on_disk(tp):
+            fpr = derived_on_disk(tp, lambda b: fp[b] / n_neg, reads=(fp,))
+            tpr = derived_on_disk(tp, lambda b: tp[b] / n_pos)
+        else:
+            fpr, tpr = fp / n_neg, tp / n_pos
         return ROCCurve(
             thresholds=self.thresholds,
-            tp=self.tp,
-            fp=self.fp,
-            fpr=self.fp / self.n_neg,
-            tpr=self.tp / self.n_pos,
+            tp=tp,
+            fp=fp,
+            fpr=fpr,
+            tpr=tpr,
             n_pos=self.n_pos,
             n_neg=self.n_neg,
             full_auc=None if self.thinning is None else self.thinning.roc_auc,
@@ -386,6 +453,21 @@ class PRCurve:
 
     def _points(self, keep: np.ndarray) -> PRCurve:
         """The curve of the operating points ``keep`` (indices or mask), nothing else kept."""
+        if is_on_disk(self.tp):
+            points = self._gathered(keep)
+            release_all()  # the pages the scattered reads mapped go back
+            return points
+        return self._gathered(keep)
+
+    def _gathered(self, keep: np.ndarray) -> PRCurve:
+        if is_on_disk(self.tp) and np.asarray(keep).dtype != bool:
+            keep = np.asarray(keep)
+            return PRCurve(
+                thresholds=take(self.thresholds, keep), tp=take(self.tp, keep),
+                fp=take(self.fp, keep), precision=take(self.precision, keep),
+                recall=take(self.recall, keep), n_pos=self.n_pos, n_neg=self.n_neg,
+                threshold_rule=self.threshold_rule,
+            )  # fmt: skip
         return PRCurve(
             thresholds=self.thresholds[keep],
             tp=self.tp[keep],
@@ -396,6 +478,24 @@ class PRCurve:
             n_neg=self.n_neg,
             threshold_rule=self.threshold_rule,
         )
+
+
+def _roc_auc_in_blocks(
+    k: int, fpr: Callable[[slice], np.ndarray], tpr: Callable[[slice], np.ndarray],
+    *arrays: np.ndarray,
+) -> float:  # fmt: skip
+    """:meth:`ROCCurve.auc` of ``k`` points whose rates ``fpr(rows)``/``tpr(rows)`` are read
+    a block at a time (a curve on disk): the same trapezoids, summed block by block; the
+    pages of ``arrays`` handed back as it goes."""
+
+    def term(b: slice) -> np.ndarray:
+        rows = slice(max(b.start - 1, 0), b.stop)
+        x, y = fpr(rows), tpr(rows)
+        if b.start == 0:
+            x, y = np.concatenate([[0.0], x]), np.concatenate([[0.0], y])
+        return np.diff(x) * (y[1:] + y[:-1]) / 2
+
+    return block_sum(k, term, *arrays)
 
 
 @compact_repr
@@ -429,20 +529,15 @@ class ROCCurve:
         """
         if self.full_auc is not None:
             return float(self.full_auc)
-        # Σ Δfpr·(tpr + tpr_prev)/2, with the temporaries reused (the same operations)
-        width = np.diff(np.concatenate([[0.0], self.fpr]))
-        y = np.concatenate([[0.0], self.tpr])
-        height = y[1:] + y[:-1]
-        del y
-        width *= height
-        del height
-        width /= 2
-        return float(np.sum(width))
+        # Σ Δfpr·(tpr + tpr_prev)/2 block by block: a block's temporaries, and the same value
+        # for a curve in memory and on disk (prcurve._core._disk)
+        fpr, tpr = self.fpr, self.tpr
+        return _roc_auc_in_blocks(fpr.shape[0], fpr.__getitem__, tpr.__getitem__, fpr, tpr)
 
     def convex_hull(self) -> ROCCurve:
         """The ROC convex hull: the operating points that are its vertices (origin implied)."""
         keep = upper_hull_indices(self.fp, self.tp)
-        return ROCCurve(
+        hull = ROCCurve(
             thresholds=self.thresholds[keep],
             tp=self.tp[keep],
             fp=self.fp[keep],
@@ -451,6 +546,9 @@ class ROCCurve:
             n_pos=self.n_pos,
             n_neg=self.n_neg,
         )
+        if is_on_disk(self.tp):
+            release_all()  # the pages the scattered reads mapped go back
+        return hull
 
     def to_frame(self) -> Any:
         """The operating points as a tidy pandas DataFrame (one row each; pandas needed).

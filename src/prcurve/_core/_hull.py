@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._disk import is_on_disk, release, release_all
+
 __all__ = ["envelope_dominates", "upper_hull_indices"]
 
 #: Points per block of :func:`upper_hull_indices` on a long curve.
@@ -37,15 +39,21 @@ def upper_hull_indices(fp: np.ndarray, tp: np.ndarray, *, block: int = BLOCK) ->
     candidates is the hull of all.  The temporaries are then a few arrays of one block, not a
     dozen of the curve's length.  Only where the cross products are exact: with rounding
     (weights, larger counts) a point collinear to within it may be judged differently by
-    different neighbours, so such curves are done whole, as before.
+    different neighbours, so such curves are done whole, as before -- except a curve on disk
+    (:mod:`._disk`), which is longer than memory and done in blocks whatever its counts.
     """
     k = fp.shape[0]
-    if k <= 2 * block or not _exact_counts(fp, tp):
+    if k <= 2 * block or not (_exact_counts(fp, tp) or is_on_disk(fp)):
         return _upper_hull(fp, tp)
-    candidates = np.concatenate(
-        [lo + _upper_hull(fp[lo : lo + block], tp[lo : lo + block]) for lo in range(0, k, block)]
-    )
-    return candidates[_upper_hull(fp[candidates], tp[candidates])]
+    parts = []
+    for lo in range(0, k, block):
+        parts.append(lo + _upper_hull(fp[lo : lo + block], tp[lo : lo + block]))
+        release(fp[lo : lo + block])
+        release(tp[lo : lo + block])
+    candidates = np.concatenate(parts)
+    hull = candidates[_upper_hull(fp[candidates], tp[candidates])]
+    release_all()  # a curve on disk: the pages the scattered reads mapped go back
+    return hull
 
 
 def _exact_counts(fp: np.ndarray, tp: np.ndarray) -> bool:

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ._disk import release
 from ._exact import precision_at_least
 from ._results import ConfidenceInterval, PRCurveWarning, compact_repr
 from ._validation import (
@@ -293,6 +294,8 @@ def choose_on_counts(
     for lo in range(0, k, step):
         idx, ok = choose_rows(tp[None, lo : lo + step], fp[None, lo : lo + step], *totals,
                               criterion, target, prevalence=prevalence)  # fmt: skip
+        release(tp[lo : lo + step])  # a curve on disk: the block's pages go back
+        release(fp[lo : lo + step])
         if ok[0]:
             winners.append(lo + int(idx[0]))
     if not winners:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._disk import release, scratch, take
 from ._interpolation import dg_precision
 from ._results import compact_repr
 
@@ -185,7 +186,7 @@ def thin_indices(
     k = tp.shape[0]
     required = np.union1d(keep_required, [0, k - 1]).astype(np.int64)
     budget = max_points - required.shape[0]
-    cum = np.empty(k)  # the cumulative path length, made block by block
+    cum = scratch(tp)  # the cumulative path length, made block by block (on disk with tp)
     prev, total = None, 0.0
     for lo in range(0, k, BOUND_BLOCK):
         t, f = tp[lo : lo + BOUND_BLOCK], fp[lo : lo + BOUND_BLOCK]
@@ -195,15 +196,19 @@ def thin_indices(
         # summed on from the previous block's total: the same additions as one cumsum
         cum[lo : lo + BOUND_BLOCK] = np.cumsum(np.concatenate([[total], steps]))[1:]
         prev, total = (recall[-1], precision[-1]), float(cum[lo + t.shape[0] - 1])
+        for a in (cum, tp, fp):
+            release(a[lo : lo + BOUND_BLOCK])
     fill = spread_indices(cum, 0.0, float(cum[-1]), budget)
     del cum
     keep = np.union1d(required, fill)  # at most max(max_points, len(required)) points
-    kept_tp, kept_fp = tp[keep], fp[keep]
+    kept_tp, kept_fp = take(tp, keep), take(fp, keep)
     bounds = [0.0]
     for lo in range(0, k - 1, BOUND_BLOCK):  # blocks with the previous point as context
         hi = min(lo + BOUND_BLOCK, k - 1) + 1
         index = np.arange(lo, hi)
         bounds.append(segment_bounds(tp[lo:hi], fp[lo:hi], index, keep, kept_tp, kept_fp))
+        release(tp[lo:hi])
+        release(fp[lo:hi])
     return keep, float(np.max(bounds))  # (a NaN would show, as in one pass)
 
 

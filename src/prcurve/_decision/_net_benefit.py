@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._core._counts import BinaryCounts, count_sorted
+from .._core._disk import n_at_least
 from .._core._hull import upper_hull_indices
 from .._core._results import ConfidenceInterval, compact_repr
 from .._core._validation import (
@@ -95,7 +96,7 @@ class NetBenefitCurve:
 
 def _held_columns(thresholds: np.ndarray, p_t: np.ndarray) -> np.ndarray:
     """Column of the decreasing ``thresholds`` flagging ``score >= p_t`` (-1: flags nothing)."""
-    return np.searchsorted(-thresholds, -p_t, side="right") - 1
+    return n_at_least(thresholds, p_t) - 1
 
 
 def _best(counts: BinaryCounts, pi: float, odds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

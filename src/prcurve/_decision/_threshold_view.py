@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._core._counts import BinaryCounts, count_sorted
+from .._core._disk import n_at_least
 from .._core._results import ConfidenceInterval, UndefinedMetricWarning, compact_repr
 from .._core._validation import (
     check_binary_problem,
@@ -186,7 +187,7 @@ def _grid(thresholds: np.ndarray, queue_rate: np.ndarray, max_points: int) -> np
     t = np.asarray(thresholds, dtype=np.float64)
     grid = np.linspace(t[-1], t[0], max_points - half)
     # the row deciding "score >= g": the last (lowest) threshold at or above g
-    by_value = np.searchsorted(-t, -grid, side="right") - 1
+    by_value = n_at_least(t, grid) - 1
     rows = np.concatenate([by_share, by_value, [0, k - 1]])
     return np.unique(np.clip(rows, 0, k - 1))
 

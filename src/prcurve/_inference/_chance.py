@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr
 
+from .._core._blocks import count_blocks
 from .._core._results import compact_repr
 
 __all__ = ["DEFAULT_ALPHA", "BelowChanceTest", "below_chance_test"]
@@ -95,6 +96,23 @@ def _check_alpha(alpha: Any) -> float:
     return value
 
 
+def _placement_sums(
+    tp: np.ndarray, fp: np.ndarray, ties: bool, total: float
+) -> tuple[float, float, float]:
+    """Mann–Whitney's ``U`` (ties counted half), ``Σ(t³ − t)`` and ``Σ(t/total)³`` over the
+    tie groups of sizes ``t``, block by block (a few temporaries of one block; a curve on disk,
+    :mod:`prcurve._core._disk`, read once)."""
+    u = cubes = q3 = 0.0
+    for tp_prev, fp_prev, t_, f_ in count_blocks(tp, fp):
+        d_tp, d_fp = t_ - tp_prev, f_ - fp_prev
+        u += float(np.sum(d_fp * (tp_prev + d_tp / 2.0)))
+        if ties:
+            t = d_tp + d_fp
+            cubes += float(np.sum(t**3 - t))
+            q3 += float(np.sum((t / total) ** 3))
+    return u, cubes, q3
+
+
 def below_chance_test(
     tp: Any,
     fp: Any,
@@ -134,25 +152,21 @@ def below_chance_test(
             "effective_counts: expected Kish's effective numbers of positives and negatives "
             "with weighted counts, got None"
         )
-    d_tp = np.diff(tp, prepend=0).astype(np.float64)
-    d_fp = np.diff(fp, prepend=0).astype(np.float64)
     w_pos, w_neg = float(tp[-1]), float(fp[-1])
     if not (w_pos > 0 and w_neg > 0):
         raise ValueError(
             f"tp, fp: expected positives and negatives, got totals {w_pos:g} and {w_neg:g}"
         )
-    tp_before = np.concatenate([[0.0], np.cumsum(d_tp)[:-1]])
     # each negative counts the positives ranked above it, and half of those tied with it
-    auc = float(np.sum(d_fp * (tp_before + d_tp / 2.0)) / (w_pos * w_neg))
-    t = d_tp + d_fp if ties else np.zeros(0)
+    u, tie_cubes, tie_q3 = _placement_sums(tp, fp, ties, w_pos + w_neg)
+    auc = u / (w_pos * w_neg)
     if weighted:
         n_pos, n_neg = (float(c) for c in effective_counts)  # type: ignore[union-attr]
-        q = t / (w_pos + w_neg)
-        var = (1.0 / n_pos + 1.0 / n_neg) * (1.0 - float(np.sum(q**3))) / 12.0
+        var = (1.0 / n_pos + 1.0 / n_neg) * (1.0 - tie_q3) / 12.0
     else:
         n_pos, n_neg = w_pos, w_neg
         n = n_pos + n_neg
-        var = ((n + 1.0) - float(np.sum(t**3 - t)) / (n * (n - 1.0))) / (12.0 * n_pos * n_neg)
+        var = ((n + 1.0) - tie_cubes / (n * (n - 1.0))) / (12.0 * n_pos * n_neg)
     if not var > 0:  # every score tied: AUC = ½ exactly
         return BelowChanceTest(auc, 0.0, 1.0, alpha, False, n_pos, n_neg, weighted)
     z = (auc - 0.5) / float(np.sqrt(var))

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._core._counts import count_sorted
+from .._core._disk import n_at_least
 from .._core._exact import exact_precision
 from .._core._operating import (
     CRITERIA,
@@ -260,7 +261,7 @@ def _flagged_share(counts: Any) -> np.ndarray:
 
 def _held_column(thresholds: np.ndarray, t: float) -> int:
     """The column of the decreasing ``thresholds`` predicting ``score >= t`` (-1: none)."""
-    return int(np.searchsorted(-thresholds, -t, side="right")) - 1
+    return int(n_at_least(thresholds, t)) - 1
 
 
 def _operating_bootstrap(

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core._area import CHUNK
 from .._core._counts import BinaryCounts, binary_counts
+from .._core._disk import block_sum, first_index, is_on_disk, release, release_all, scratch
 from .._core._empirical import PRCurve, ROCCurve
 from .._core._frame import data_frame
 from .._core._hull import upper_hull_indices
@@ -120,12 +121,14 @@ class PRGCurve:
         if not isinstance(curve, PRCurve):
             raise TypeError(f"curve: expected a PRCurve, got {type(curve).__name__}")
         tp, fp, n = curve.tp, curve.fp, curve.tp.shape[0]
-        pg, rg = np.empty(n), np.empty(n)
+        pg, rg = scratch(tp), scratch(tp)  # on disk with a curve on disk
         for lo in range(0, n, CHUNK):  # in pieces: few temporaries of millions of points
             part = slice(lo, lo + CHUNK)
             pg[part], rg[part] = count_gains(
                 tp[part], fp[part], curve.n_pos - tp[part], curve.n_pos, curve.n_neg
             )
+            for a in (pg, rg, tp, fp):
+                release(a[part])
         return cls(
             thresholds=curve.thresholds,
             tp=curve.tp,
@@ -211,7 +214,8 @@ class PRGCurve:
 
     def _start(self) -> tuple[int, float]:
         """Index of the first point with recall gain >= 0, and the precision gain y0 at 0."""
-        j = int(np.argmax(self.recall_gain >= 0))  # the last point has recall gain 1
+        rg = self.recall_gain  # the last point has recall gain 1
+        j = first_index(rg.shape[0], lambda b: rg[b] >= 0, rg)
         if self.recall_gain[j] == 0:
             return j, float(self.precision_gain[j])
         # in recall / false-positive-rate units (products of two weights may under- or overflow)
@@ -280,13 +284,26 @@ class PRGCurve:
         >>> round(prg_curve([1, 1, 0, 0, 1, 0], [0.8, 0.8, 0.6, 0.4, 0.4, 0.2]).auc(), 6)
         0.708333
         """
-        x, y = self.path()
-        width = np.diff(x)  # Σ Δx·(y + y_prev), the temporaries reused (the same operations)
-        del x
-        height = y[1:] + y[:-1]
-        del y
-        width *= height
-        return float(np.sum(width) / 2) + 0.0  # no -0.0
+        return self._auc_in_blocks()
+
+    def _auc_in_blocks(self) -> float:
+        """:meth:`auc`: the trapezoids over :meth:`path`, summed block by block (a block's
+        temporaries, and the same value for a curve in memory and on disk)."""
+        j, y0 = self._start()
+        rg, pg = self.recall_gain, self.precision_gain
+        k = rg.shape[0]
+
+        def term(b: slice) -> np.ndarray:
+            lo = j + b.start
+            x, y = rg[max(lo - 1, j) : j + b.stop], pg[max(lo - 1, j) : j + b.stop]
+            if b.start == 0 and x[0] > 0:
+                x, y = np.concatenate([[0.0], x]), np.concatenate([[y0], y])
+            out = np.diff(x) * (y[1:] + y[:-1])
+            release(rg[lo : j + b.stop])
+            release(pg[lo : j + b.stop])
+            return out
+
+        return block_sum(k - j, term) / 2 + 0.0  # no -0.0
 
     def convex_hull(self) -> PRGCurve:
         """The operating points that are vertices of the upper convex hull in PRG space.
@@ -305,7 +322,7 @@ class PRGCurve:
         """
         keep = upper_hull_indices(self.fp, self.tp)
         keep = keep[self.tp[keep] > 0]
-        return PRGCurve(
+        hull = PRGCurve(
             thresholds=self.thresholds[keep],
             tp=self.tp[keep],
             fp=self.fp[keep],
@@ -315,6 +332,9 @@ class PRGCurve:
             n_neg=self.n_neg,
             threshold_rule=self.threshold_rule,
         )
+        if is_on_disk(self.tp):
+            release_all()  # the pages the scattered reads mapped go back
+        return hull
 
     def best_f_threshold(self, beta: float = 1) -> FBetaOptimum:
         """The threshold of maximal F_β, read off the convex hull.

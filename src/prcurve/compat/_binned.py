@@ -37,12 +37,14 @@ Sources (read, not copied):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 from scipy.special import expit
 
-from .._core._area import area_from_counts
 from .._core._blocks import count_blocks
 from .._core._counts import BinaryCounts
+from .._core._disk import WRITE_BLOCK, first_index, release
 from .._core._interpolation import dg_segment_areas
 
 __all__ = [
@@ -122,12 +124,64 @@ def _torch_scores(thresholds: np.ndarray, score_dtype: str | None = None) -> np.
     round once to half), merging them into one tie.  ``score_dtype="float16"`` when the input
     was half precision (the engine holds such scores as float64, exactly).
     """
+    return _normalised(thresholds, bool(_outside01(thresholds).any()), score_dtype)
+
+
+def _outside01(thresholds: np.ndarray) -> np.ndarray:
     s = thresholds if thresholds.dtype.kind == "f" else thresholds.astype(np.float64)
-    if ((s < 0) | (s > 1)).any():
+    return (s < 0) | (s > 1)
+
+
+def _normalised(thresholds: np.ndarray, sigmoid: bool, score_dtype: str | None) -> np.ndarray:
+    """:func:`_torch_scores` of some of the scores, the sigmoid decided on all of them."""
+    s = thresholds if thresholds.dtype.kind == "f" else thresholds.astype(np.float64)
+    if sigmoid:
         if score_dtype == "float16":
             return expit(s.astype(np.float32)).astype(np.float16)
         s = expit(s)
     return s
+
+
+def _torch_blocks(
+    counts: BinaryCounts, score_dtype: str | None
+) -> Iterator[tuple[slice, np.ndarray]]:
+    """:func:`_torch_scores` block by block: a few temporaries of one block (and a table on
+    disk read once; :mod:`prcurve._core._disk`)."""
+    th = counts.thresholds
+    k = th.shape[0]
+    sigmoid = first_index(k, lambda b: _outside01(th[b]), th) < k
+    for lo in range(0, k, WRITE_BLOCK):
+        b = slice(lo, min(lo + WRITE_BLOCK, k))
+        yield b, _normalised(th[b], sigmoid, score_dtype)
+        release(th[b])
+
+
+def _torch_exact_ap(counts: BinaryCounts, score_dtype: str | None) -> float:
+    """Average precision of :func:`torch_exact_counts`, its points found and summed block by
+    block (the last point of a block waits for the next block's first score)."""
+    total, tp_before = 0.0, 0.0
+    pending: tuple[np.ndarray, np.ndarray] | None = None
+    last_value = None
+
+    def add(t: np.ndarray, f: np.ndarray) -> None:
+        nonlocal total, tp_before
+        if t.shape[0]:
+            d = np.diff(np.concatenate([[tp_before], t]))
+            total += float(np.dot(d, t / (t + f)))
+            tp_before = float(t[-1])
+
+    for b, v in _torch_blocks(counts, score_dtype):
+        t, f = counts.tp[b].astype(np.float64), counts.fp[b].astype(np.float64)
+        if pending is not None and v[0] != last_value:
+            add(*pending)
+        last = np.flatnonzero(v[1:] != v[:-1])
+        add(t[last], f[last])
+        pending, last_value = (t[-1:], f[-1:]), v[-1]
+        release(counts.tp[b])
+        release(counts.fp[b])
+    if pending is not None:
+        add(*pending)
+    return min(total / float(counts.n_pos), 1.0)
 
 
 def _merge_equal(values: np.ndarray, counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
@@ -159,24 +213,24 @@ def torch_binned_counts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """torchmetrics's binned counts at its thresholds: its own float32 grid for a number, a
     list in the order given (as torchmetrics takes it)."""
-    s = _torch_scores(counts.thresholds, score_dtype)
     grid = (
         torch_linspace01(int(thresholds))
         if isinstance(thresholds, int | np.integer)
         else np.asarray(thresholds)  # in the order given, as torchmetrics takes it
     ).astype(np.float64)
-    # number of distinct scores >= each threshold (scores decreasing)
-    admitted = np.searchsorted(-s.astype(np.float64), -grid, side="right")
-    cum_tp = np.concatenate([[0], counts.tp]).astype(np.float64)
-    cum_fp = np.concatenate([[0], counts.fp]).astype(np.float64)
-    return cum_tp[admitted], cum_fp[admitted]
+    # number of distinct scores >= each threshold (scores decreasing), summed over blocks
+    admitted = np.zeros(grid.shape[0], dtype=np.int64)
+    for _, s in _torch_blocks(counts, score_dtype):
+        admitted += np.searchsorted(-s.astype(np.float64), -grid, side="right")
+    at = np.maximum(admitted - 1, 0)
+    tp = np.where(admitted > 0, counts.tp[at].astype(np.float64), 0.0)
+    return tp, np.where(admitted > 0, counts.fp[at].astype(np.float64), 0.0)
 
 
 def torchmetrics_area(counts: BinaryCounts, *, thresholds, score_dtype: str | None = None) -> float:
     """torchmetrics ``BinaryAveragePrecision``: exact (``thresholds=None``) or binned."""
-    if thresholds is None:
-        tp, fp = torch_exact_counts(counts, score_dtype)
-        return area_from_counts(tp, fp, counts.n_pos, "average_precision")
+    if thresholds is None:  # its runs found in blocks (the same in memory and on disk)
+        return _torch_exact_ap(counts, score_dtype)
     tp, fp = torch_binned_counts(counts, thresholds=thresholds, score_dtype=score_dtype)
     total = tp + fp
     precision = np.divide(tp, total, out=np.zeros_like(tp), where=total > 0)

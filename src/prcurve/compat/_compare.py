@@ -14,6 +14,7 @@ from typing import Any
 
 from .._core._area import area_from_counts
 from .._core._counts import BinaryCounts, binary_counts
+from .._core._disk import release_all
 from .._core._results import compact_repr
 from ._auc import _options, check_counts, tool_area
 from ._tools import TOOLS
@@ -144,5 +145,6 @@ def _compare(counts: BinaryCounts, *, weighted: bool) -> ToolComparison:
             rows.append(ToolValue(name, None, None, None, f"{entry.tool} takes no sample weights"))
             continue
         value = tool_area(counts, name, _options(name, {}))
+        release_all()  # counts on disk: the pages the tool's reads mapped go back
         rows.append(ToolValue(name, value, value - ap, value - dg, entry.convention))
     return ToolComparison(tuple(rows), ap, dg)

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core._area import tp_changes
 from .._core._counts import BinaryCounts
+from .._core._disk import take
 
 __all__ = ["rocr_area", "rocr_points"]
 
@@ -53,11 +55,11 @@ def _replay(points: np.ndarray, blocks: list[tuple[int, np.ndarray]]) -> np.ndar
 
 def rocr_points(counts: BinaryCounts) -> tuple[np.ndarray, ...]:
     """The points of ROCR's ``aucpr`` in ROCR's order: recall, precision, TP and FP."""
-    tp = np.concatenate([[0.0], counts.tp.astype(np.float64)])
-    fp = np.concatenate([[0.0], counts.fp.astype(np.float64)])
-    first = np.ones(tp.shape[0], dtype=bool)  # the fewest-FP point of each TP level
-    first[1:] = tp[1:] != tp[:-1]
-    tp, fp = tp[first], fp[first]
+    # the fewest-FP point of each TP level, with the origin first (read at those points only)
+    head = [1] if counts.tp[0] != 0 else []
+    first = np.concatenate([np.array(head, dtype=np.intp), tp_changes(counts.tp) + 2]) - 1
+    tp = np.concatenate([[0.0], take(counts.tp, first).astype(np.float64)])
+    fp = np.concatenate([[0.0], take(counts.fp, first).astype(np.float64)])
     prec = np.divide(tp, tp + fp, out=np.ones_like(tp), where=tp + fp > 0)
     points = np.column_stack([tp / counts.n_pos, prec, tp, fp])
     jumps = np.flatnonzero(np.diff(tp) > 2)

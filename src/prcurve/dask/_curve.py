@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from .._core._counts import BinaryCounts
 from .._core._empirical import PRCurve
 from .._core._validation import check_positive_int
-from ._driver import exact_passes
+from ._driver import counts_on_disk, exact_passes
 from ._input import Checked, check_dask_problem, dask_frame
 from ._sort import sort_distinct
 
-__all__ = ["DaskCurve", "compute_curve", "scheduler_context"]
+__all__ = ["DaskCurve", "compute_counts", "compute_curve", "scheduler_context"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,14 @@ def _class_weights(part: Any, positive: list[Any], weighted: bool, soft: bool = 
     return pd.DataFrame({"s": s, "pos": p, "neg": w - p})
 
 
+def _dtypes(frame: Any, checked: Checked) -> tuple[np.dtype, np.dtype]:
+    """The dtypes of the sorted table's scores and counts."""
+    score_dtype = frame["s"].dtype
+    if score_dtype.kind == "b":
+        score_dtype = np.dtype(np.float64)
+    return score_dtype, np.dtype(np.float64 if checked.weighted else np.int64)
+
+
 def _sorted_sources(
     frame: Any, checked: Checked, workdir: str | None
 ) -> tuple[list[Any], Any, list[dict[str, Any]] | None]:
@@ -93,10 +102,7 @@ def _sorted_sources(
     """
     import pandas as pd
 
-    score_dtype = frame["s"].dtype
-    if score_dtype.kind == "b":
-        score_dtype = np.dtype(np.float64)
-    count_dtype = np.float64 if checked.weighted else np.int64
+    score_dtype, count_dtype = _dtypes(frame, checked)
     meta = pd.DataFrame(
         {
             "s": np.empty(0, score_dtype),
@@ -139,6 +145,41 @@ def compute_curve(
     sources, folder, stats = _sorted_sources(frame, checked, workdir)
     try:
         return _passes(sources, checked, max_points, curve_path, stats)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def compute_counts(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    workdir: str | None = None,
+) -> BinaryCounts:
+    """The exact counts of every distinct score, on disk (``prcurve._core._disk``): the sorted
+    table of distinct scores (:func:`_sorted_sources`), then one pass in which every partition
+    writes its rows of the count table into files mapped by the returned counts."""
+    import dask
+
+    frame = dask_frame(y_true, y_score, sample_weight)
+    checked = check_dask_problem(frame, None, False)
+    sources, folder, stats = _sorted_sources(frame, checked, workdir)
+    target = Path(
+        tempfile.mkdtemp(prefix="prcurve-counts-", dir=None if workdir == "memory" else workdir)
+    )
+    try:
+
+        def each(func: Any) -> list[Any]:
+            return list(dask.compute(*[dask.delayed(func)(i, s) for i, s in enumerate(sources)]))
+
+        return counts_on_disk(
+            each, weighted=checked.weighted, dtypes=_dtypes(frame, checked), folder=target,
+            stats=stats,
+        )  # fmt: skip
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
     finally:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)

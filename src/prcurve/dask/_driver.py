@@ -14,18 +14,29 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .._core._area import AUC_PR_METHODS, area_from_counts
 from .._core._counts import BinaryCounts
+from .._core._disk import counts_from_files
 from .._core._empirical import PRCurve
 from .._core._hull import upper_hull_indices
 from .._core._thin import Thinning
-from ._passes import PAIRWISE, Plan, areas_and_hull, bound, fill_and_write, load, summary
+from ._passes import (
+    PAIRWISE,
+    Plan,
+    areas_and_hull,
+    bound,
+    fill_and_write,
+    load,
+    summary,
+    write_counts,
+)  # fmt: skip
 
-__all__ = ["Each", "exact_passes", "interpolated_median", "plans_of"]
+__all__ = ["Each", "counts_on_disk", "exact_passes", "interpolated_median", "plans_of"]
 
 #: ``each(func)``: ``func(partition index, partition)`` run on every partition of the sorted
 #: table (by the engine's workers), the results in partition order, empty partitions included.
@@ -78,6 +89,36 @@ def _every_point(each: Each, n_pos: Any, n_neg: Any) -> PRCurve:
     parts = each(lambda _, part: load(part))
     s, pos, neg = (np.concatenate([p[j] for p in parts]) for j in range(3))
     return PRCurve.from_counts(BinaryCounts(s, np.cumsum(pos), np.cumsum(neg), n_pos, n_neg))
+
+
+def counts_on_disk(
+    each: Each,
+    *,
+    weighted: bool,
+    dtypes: tuple[Any, Any],
+    folder: Path,
+    stats: list[dict[str, Any]] | None = None,
+) -> BinaryCounts:
+    """The whole count table of the sorted table behind ``each``, written by the partitions
+    into ``.npy`` files of ``folder`` and mapped from there (:mod:`prcurve._core._disk`): the
+    exact counts of a curve of any length, never held in memory.
+
+    ``dtypes`` are the scores' and the counts' dtypes; ``folder`` (readable and writable by
+    every worker) is removed with the counts.
+    """
+    if stats is None:
+        stats = each(lambda _, part: summary(part))
+    k = int(sum(st["n"] for st in stats))
+    n_pos = sum(st["pos"] for st in stats)
+    n_neg = sum(st["neg"] for st in stats)
+    if not weighted:
+        n_pos, n_neg = int(n_pos), int(n_neg)
+    for name, dtype in (("thresholds", dtypes[0]), ("tp", dtypes[1]), ("fp", dtypes[1])):
+        np.lib.format.open_memmap(folder / f"{name}.npy", mode="w+", dtype=dtype, shape=(k,))
+    plans = plans_of(stats, n_pos, n_neg)
+    each(lambda i, part: write_counts(part, plans[i], str(folder)))
+    thresholds, tp, fp = counts_from_files(folder, ("thresholds", "tp", "fp"))
+    return BinaryCounts(thresholds, tp, fp, n_pos, n_neg)
 
 
 def exact_passes(

@@ -20,7 +20,10 @@ from .._core._area import area_from_counts, precision_of
 from .._core._hull import upper_hull_indices
 from .._core._thin import path_steps, segment_bounds, spread_indices
 
-__all__ = ["PAIRWISE", "Plan", "areas_and_hull", "bound", "fill_and_write", "load", "summary"]
+__all__ = [
+    "PAIRWISE", "Plan", "areas_and_hull", "bound", "fill_and_write", "load", "summary",
+    "write_counts",
+]  # fmt: skip
 
 #: Estimators whose area is a sum over consecutive operating points.
 PAIRWISE = ("average_precision", "davis_goadrich", "trapezoid", "lower_trapezoid")
@@ -175,6 +178,21 @@ def fill_and_write(
         )
         piece.to_parquet(Path(write_to) / f"part.{plan.offset:015d}.parquet", index=False)
     return s[at], tp[at], fp[at], plan.offset + at
+
+
+def write_counts(source: Any, plan: Plan, folder: str) -> None:
+    """Write this partition's rows of the whole count table (thresholds, TP, FP) at its offset
+    into the ``.npy`` files of ``folder`` (made by the driver, one per column)."""
+    s, pos, neg = load(source)
+    if s.shape[0] == 0:
+        return
+    tp, fp = _counts(pos, neg, plan)
+    rows = slice(plan.offset, plan.offset + s.shape[0])
+    for name, values in (("thresholds", s), ("tp", tp), ("fp", fp)):
+        out = np.load(Path(folder) / f"{name}.npy", mmap_mode="r+")
+        out[rows] = values
+        out.flush()
+        del out
 
 
 def bound(source: Any, plan: Plan, kept: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:

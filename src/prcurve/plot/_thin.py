@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .._core._disk import release, release_all
+
 __all__ = ["thin_axes", "thin_indices"]
 
 #: Columns per axis width: several times the pixels of a report panel (about 400–600).
@@ -46,10 +48,11 @@ def thin_indices(
     if n <= 4 * columns:
         return np.arange(n)
     width = hi - lo if hi > lo else 1.0
-    parts = [
-        _block_runs(x[b : b + block], y[b : b + block], lo, width, columns, b)
-        for b in range(0, n, block)
-    ]
+    parts = []
+    for b in range(0, n, block):
+        parts.append(_block_runs(x[b : b + block], y[b : b + block], lo, width, columns, b))
+        release(x[b : b + block])  # a curve on disk: its pages go back after each block
+        release(y[b : b + block])
     seg = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     # a block's first segment continues the previous block's last run when both are finite and
     # in the same column
@@ -169,7 +172,9 @@ def thin_pr_path(
     around = np.unique(np.r_[end - 1, end, tp.shape[0] - 1])
     around = around[around >= 0]
     grid_precision = interpolate_counts(tp[around], curve.fp[around], curve.n_pos, grid)
+    release_all()  # a curve on disk: the pages the searches mapped go back
     keep = thin_indices(recall, precision, lo, hi, columns)
     r, p = recall[keep], precision[keep]
+    release_all()
     at = np.searchsorted(r, grid, side="left")  # a grid level comes before equal recalls
     return np.insert(r, at, grid), np.insert(p, at, grid_precision)

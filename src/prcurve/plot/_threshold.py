@@ -12,11 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from .._core._disk import n_at_least
 from .._core._operating import OperatingPoint
 from .._decision._threshold_view import METRICS, ThresholdView, threshold_view
 from ._estimator import EstimatorMixin, score_name
 from ._style import REFERENCE_GREY, color_cycle, plain_text
-from ._thin import thin_axes
+from ._thin import COLUMNS, thin_axes, thin_indices
 
 __all__ = ["ThresholdDisplay"]
 
@@ -78,10 +79,25 @@ def _check_metrics(metrics: Any) -> tuple[str, ...]:
     return out
 
 
+def _drawn_steps(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of one metric's step line to hand matplotlib: all of them, or for a long
+    view each x-column's first, last, lowest and highest point (:func:`._thin.thin_indices`).
+
+    Drawn as steps, the kept points give each column the same vertical span and the same
+    joins to its neighbours as every point would, so the image is the same; and a view of
+    10⁸ thresholds (on disk, :mod:`prcurve._core._disk`) is read a block at a time instead of
+    copied whole into the line, step-expanded and thinned afterwards.
+    """
+    if x.shape[0] <= 4 * COLUMNS or not x[0] < x[-1]:
+        return x, y
+    keep = thin_indices(x, y, float(x[0]), float(x[-1]))
+    return x[keep], y[keep]
+
+
 def _row_at(thresholds: np.ndarray, t: Any) -> int:
     """Row of the decreasing ``thresholds`` whose decision ``score >= thresholds[row]`` is
     the decision ``score >= t`` on these data (-1 when ``t`` is above every score)."""
-    return int(np.searchsorted(-thresholds, -t, side="right")) - 1
+    return int(n_at_least(thresholds, t)) - 1
 
 
 class ThresholdDisplay(EstimatorMixin):
@@ -229,9 +245,10 @@ class ThresholdDisplay(EstimatorMixin):
                     bx, np.asarray(band.low)[::-1], np.asarray(band.high)[::-1], step=step,
                     color=color, alpha=0.16, linewidth=0, label="_band",
                 )  # fmt: skip
+            xs, ys = _drawn_steps(x, view.metric(name)[::-1])
             (lines[name],) = ax.plot(
-                x, view.metric(name)[::-1], drawstyle="steps-pre", color=color,
-                linestyle=STYLE[name][1], linewidth=1.6, label=label,
+                xs, ys, drawstyle="steps-pre", color=color, linestyle=STYLE[name][1],
+                linewidth=1.6, label=label,
             )  # fmt: skip
         if bands and view.band_index is not None and level is not None:
             from matplotlib.patches import Patch

@@ -20,10 +20,10 @@ import numpy as np
 
 from ..._core._area import AUC_PR_METHODS
 from ..._core._counts import BinaryCounts
+from ..._core._disk import derived_on_disk, is_on_disk, n_at_least, release_all
 from ..._core._empirical import PRCurve
 from ..._inference._chance import below_chance_test
 from ..._inference._compare import ComparisonResult
-from ..._prg._curve import PRGCurve
 from .._progress import Progress, Stage
 from ..input._engine import EngineData, memory_engine, subsample
 from ..input._io import LabelledScores
@@ -43,7 +43,7 @@ from ._intervals import (
 from ._operating import deployment_comparisons
 from ._other_tools import exact_counts, other_tools
 from ._parallel import Results, Task, _run_tasks, available_cpus
-from ._results import Analysis, EngineFacts, InferenceStep, ScorerAnalysis
+from ._results import Analysis, EngineFacts, InferenceStep, ScorerAnalysis, prg_of, roc_of
 from ._roc_delong import roc_delong
 from ._settings import Settings
 from ._sizing import WORK, Plan, plan, rescale_band, rescale_comparison, rescale_interval
@@ -103,14 +103,17 @@ def _start_share_note(pr: PRCurve, auc_pr: dict[str, float]) -> list[str]:
 def derived_curves(pr: PRCurve) -> dict[str, Any]:
     """What the report keeps of the ROC and PRG curves of ``pr``: hulls, areas, best F₁ (and
     the achievable PR curve); the curves themselves are freed (see :class:`ScorerAnalysis`)."""
+    on_disk = is_on_disk(pr.tp)
     # one derived curve alive at a time (each is two arrays of the curve's length)
-    roc = pr.to_roc()
-    out = {"roc_hull": roc.convex_hull(), "roc_auc": roc.auc()}
+    roc = roc_of(pr)
+    # (a curve on disk: its ROC AUC remembered for the curve file's thinning)
+    out = {"roc_hull": roc.convex_hull(), "roc_auc": pr._roc_auc() if on_disk else roc.auc()}
     del roc
-    prg = PRGCurve.from_pr(pr)
+    prg = prg_of(pr)
     out.update(prg_hull=prg.convex_hull(), auprg=prg.auc(), best_f1=prg.best_f_threshold())
     del prg
     out["achievable"] = pr.achievable()
+    release_all()  # a curve on disk: the pages these passes mapped go back
     return out
 
 
@@ -178,6 +181,7 @@ def analyse(
             with Stage(progress, f"{name}: curves", c["timings"], "derived_curves"):
                 pr = c["pr"]
                 c.update(derived_curves(pr), auc_pr={m: pr.auc(m) for m in AUC_PR_METHODS})
+                release_all()  # a curve on disk: the pages these passes mapped go back
 
     # the bands first: the page's figures wait for them (``figures_ready``), then the longest
     results = _run_tasks(
@@ -254,9 +258,13 @@ def _no_negative_zero(counts: BinaryCounts) -> BinaryCounts:
     the counts every report step reads (rather than in each formatter), makes every output
     agree whatever the engine; adding 0.0 maps −0.0 to 0.0 and leaves every other value as it is.
     """
-    if not np.signbit(counts.thresholds[counts.thresholds == 0]).any():
+    th = counts.thresholds  # decreasing: its zeros are one run, found by two searches
+    zeros = th[n_at_least(th, 0.0, strict=True) : n_at_least(th, 0.0)]
+    if not np.signbit(zeros).any():
         return counts
-    return replace(counts, thresholds=counts.thresholds + 0.0)
+    if is_on_disk(th):  # a curve on disk gets its thresholds rewritten on disk
+        return replace(counts, thresholds=derived_on_disk(th, lambda b: th[b] + 0.0, th.dtype))
+    return replace(counts, thresholds=th + 0.0)
 
 
 class _FigureViews:

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from ..._core._counts import BinaryCounts
+from ..._core._disk import derived_on_disk, is_on_disk, n_at_least, release, release_all
 from ..._core._empirical import PRCurve
 from ..._core._results import ConfidenceInterval
 from ..._decision._cost import expected_cost_of_counts
@@ -71,6 +72,7 @@ __all__ = [
     "choice_task",
     "flagged_rows",
     "full_view",
+    "metric_columns",
     "view_task",
 ]
 
@@ -189,7 +191,7 @@ def _counts(pr: Any) -> BinaryCounts:
 
 def _held(thresholds: np.ndarray, t: float) -> int:
     """Column of the decreasing ``thresholds`` deciding ``score >= t`` (-1: flags nothing)."""
-    return int(np.searchsorted(-np.asarray(thresholds, dtype=np.float64), -t, side="right")) - 1
+    return int(n_at_least(thresholds, float(t))) - 1
 
 
 def _cost_point(counts: Any, ratio: float, pi: float) -> tuple[float, int, float, float]:
@@ -282,17 +284,75 @@ class ViewBands:
     beta: float
 
 
-def full_view(pr: PRCurve, vb: ViewBands) -> ThresholdView:
-    """The threshold view of all rows: metrics read off ``pr``'s counts, with the bands."""
-    values = _metrics(pr.tp, pr.fp, float(pr.n_pos), float(pr.n_neg), vb.beta * vb.beta)
+def full_view(pr: PRCurve, vb: ViewBands, rows: np.ndarray | None = None) -> ThresholdView:
+    """The threshold view of all rows: metrics read off ``pr``'s counts, with the bands.
+
+    With ``rows`` (increasing indices of ``pr``'s thresholds, holding every row of
+    ``vb.band_index``) the view of those rows only: the same values there, read at those rows
+    (how a figure shows the view of a curve on disk, :func:`metric_columns`).
+    """
+    args = (float(pr.n_pos), float(pr.n_neg), vb.beta * vb.beta)
+    thresholds, tp, fp, band_index = pr.thresholds, pr.tp, pr.fp, vb.band_index
+    if rows is not None:
+        thresholds, tp, fp = thresholds[rows], tp[rows], fp[rows]
+        if band_index is not None:
+            band_index = np.searchsorted(rows, band_index)
+        release_all()  # (a curve on disk: the pages the scattered reads mapped go back)
+    if is_on_disk(tp):  # a whole curve longer than memory: each metric on disk beside it
+        values = {m: _metric_on_disk(tp, fp, args, m) for m in METRICS}
+    else:
+        values = _metrics(tp, fp, *args)
     return ThresholdView(
-        thresholds=pr.thresholds, tp=pr.tp, fp=pr.fp, n_pos=pr.n_pos, n_neg=pr.n_neg,
-        beta=vb.beta, band_index=vb.band_index, precision_defined=vb.precision_defined,
+        thresholds=thresholds, tp=tp, fp=fp, n_pos=pr.n_pos, n_neg=pr.n_neg,
+        beta=vb.beta, band_index=band_index, precision_defined=vb.precision_defined,
         level=vb.level, n_resamples=vb.n_resamples, sampling=vb.sampling,
         precision=values["precision"], recall=values["recall"], f_beta=values["f_beta"],
         queue_rate=values["queue_rate"], fpr=values["fpr"],
         **{f"{m}_band": band for m, band in vb.bands.items()},
     )  # fmt: skip
+
+
+def _metric_on_disk(
+    tp: np.ndarray, fp: np.ndarray, args: tuple[float, float, float], metric: str
+) -> np.ndarray:
+    """One metric of the view of counts on disk, written beside them block by block."""
+
+    def block(b: slice) -> np.ndarray:
+        return _metrics(tp[b], fp[b], *args)[metric]
+
+    return derived_on_disk(tp, block, reads=(fp,))
+
+
+class _Column:
+    """One metric of the threshold view in increasing-threshold order, computed a slice at a
+    time from the counts (what :func:`prcurve.plot._thin.thin_indices` reads): the view of a
+    curve on disk is thinned for its figure without writing its metrics anywhere."""
+
+    def __init__(self, pr: PRCurve, metric: str | None, b2: float) -> None:
+        self.pr, self.metric, self.b2 = pr, metric, b2
+        self.shape = pr.tp.shape
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        k = self.shape[0]
+        lo, hi, _ = part.indices(k)
+        rows = slice(k - hi, k - lo)  # the same points in the curve's decreasing order
+        pr = self.pr
+        if self.metric is None:
+            out = np.asarray(pr.thresholds[rows], dtype=np.float64)
+        else:
+            totals = (float(pr.n_pos), float(pr.n_neg), self.b2)
+            out = _metrics(pr.tp[rows], pr.fp[rows], *totals)[self.metric]
+        for a in (pr.thresholds, pr.tp, pr.fp):
+            release(a[rows])
+        return out[::-1]
+
+
+def metric_columns(pr: PRCurve, beta: float) -> dict[str, Any]:
+    """The thresholds (key ``"thresholds"``) and each metric of :data:`METRICS` as increasing-
+    threshold columns computed slice by slice (:class:`_Column`)."""
+    cols: dict[str, Any] = {"thresholds": _Column(pr, None, beta * beta)}
+    cols.update({m: _Column(pr, m, beta * beta) for m in METRICS})
+    return cols
 
 
 def _view_bands(sub: ThresholdView, pr: PRCurve, p: Plan) -> ViewBands:
@@ -301,7 +361,7 @@ def _view_bands(sub: ThresholdView, pr: PRCurve, p: Plan) -> ViewBands:
     with their spread × √(m/n)."""
     assert sub.band_index is not None and sub.band_thresholds is not None
     assert sub.precision_defined is not None and sub.level is not None and sub.sampling
-    cols = np.searchsorted(-np.asarray(pr.thresholds, np.float64), -sub.band_thresholds, "right")
+    cols = n_at_least(pr.thresholds, np.asarray(sub.band_thresholds, np.float64))
     cols = cols - 1  # every score of the rows resampled is a threshold of all rows
     tp, fp = pr.tp[cols], pr.fp[cols]
     values = _metrics(tp, fp, float(pr.n_pos), float(pr.n_neg), sub.beta * sub.beta)

@@ -80,13 +80,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..._core._batch import functional_precision
+from ..._core._disk import is_on_disk, release_all, sorted_position
 from ..._core._empirical import PRCurve
 from ..._core._operating import OperatingPoint
 from ..._core._results import ConfidenceInterval
 from ..._inference._auc_ci import AUCPRInterval
 from ..._inference._band import PRConfidenceBand
 from ..._inference._compare import ComparisonResult
-from ..._inference._operating_ci import _flagged_share, _held_column, _Replicates
+from ..._inference._operating_ci import _held_column, _Replicates
 from ..input._engine import subsample
 
 __all__ = [
@@ -242,7 +243,9 @@ def capped(p: Plan, available: int) -> Plan:
 
 def _centre(curve: PRCurve, grid: np.ndarray, ties: str) -> np.ndarray:
     """The functional estimator PR̂ of all rows on a recall grid (the band's centre)."""
-    tp, fp = curve.tp.astype(np.float64), curve.fp.astype(np.float64)
+    tp, fp = curve.tp, curve.fp
+    if not is_on_disk(tp):  # (on disk: read at the grid's points only, no copy)
+        tp, fp = tp.astype(np.float64), fp.astype(np.float64)
     n_pos = np.array([curve.n_pos])
     return functional_precision(tp[None, :], fp[None, :], n_pos, grid, ties=ties)[0]
 
@@ -399,15 +402,22 @@ def _threshold_ends(
         t = c.threshold + p.scale * (r.thresholds[ok] - sub.threshold)
         lo, hi = np.quantile(t, probs, method="inverted_cdf")
         return snap_interval(float(lo), float(hi), curve.thresholds)
-    share = _flagged_share(curve)  # increasing along the curve's decreasing thresholds
-    centre = share[_held_column(curve.thresholds, c.threshold)]
+    # the share flagged, increasing along the curve's decreasing thresholds: read where the
+    # searches look (as _flagged_share computes it), not made whole for a curve of any length
+    tp, fp, total = curve.tp, curve.fp, curve.n_pos + curve.n_neg
+
+    def share(i: int) -> float:
+        return float((np.float64(tp[i]) + fp[i]) / total)
+
+    centre = share(_held_column(curve.thresholds, c.threshold))
     q = centre + p.scale * (r.flagged[ok] - r.own_flagged)
     q_lo, q_hi = np.quantile(q, probs, method="inverted_cdf")
-    k = share.shape[0] - 1
+    k = tp.shape[0] - 1
     # the most rows flagged ↔ the lowest threshold: the first one flagging at least q_hi
-    low = min(int(np.searchsorted(share, q_hi, side="left")), k)
+    low = min(sorted_position(k + 1, share, q_hi, "left"), k)
     # the fewest rows flagged ↔ the highest threshold: the last one flagging at most q_lo
-    high = max(int(np.searchsorted(share, q_lo, side="right")) - 1, 0)
+    high = max(sorted_position(k + 1, share, q_lo, "right") - 1, 0)
+    release_all()  # (a curve on disk: the pages the searches mapped go back)
     return curve.thresholds[low].item(), curve.thresholds[high].item()
 
 

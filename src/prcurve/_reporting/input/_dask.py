@@ -44,8 +44,6 @@ __all__ = [
 
 #: Rows of the uniform subsample used for the resampling parts of a Dask report.
 DEFAULT_SUBSAMPLE = 200_000
-#: ``max_points`` of :func:`prcurve.dask.pr_curve` that keeps every operating point.
-EVERY_POINT = 2**62
 
 
 def _read_row_group(piece: tuple[str, int], columns: list[str]) -> Any:
@@ -214,7 +212,7 @@ def _exact_counts(
 ) -> tuple[list[Any], str, Any, dict[str, BinaryCounts]]:  # fmt: skip
     """The positive label values, their text, the label counts and every score column's
     exact counts (a bad value raises the library's ``ValueError``/``TypeError``)."""
-    from ...dask._curve import compute_curve
+    from ...dask._curve import compute_counts
 
     counts = frame[label].value_counts(dropna=False).compute()
     positive, positive_text = _positive_values(counts, label, path, pos_label)
@@ -224,11 +222,10 @@ def _exact_counts(
     exact = {}
     for name in scores:
         announce(progress, f"{name}: exact curve (dask)")
-        curve = compute_curve(
+        exact[name] = compute_counts(
             is_pos, frame[name], sample_weight=None if weight is None else frame[weight],
-            max_points=EVERY_POINT, workdir=workdir,
-        ).curve  # fmt: skip
-        exact[name] = BinaryCounts(curve.thresholds, curve.tp, curve.fp, curve.n_pos, curve.n_neg)
+            workdir=workdir,
+        )  # fmt: skip
         if progress is not None:
             progress(1, 1)
     return positive, positive_text, counts, exact

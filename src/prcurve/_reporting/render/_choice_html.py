@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 from markupsafe import Markup
 
+from ..._core._disk import n_at_least
 from ..._decision._threshold_view import METRICS
+from ..analysis._choice import full_view, metric_columns
 from ._page import img
 from ._png import figure_png
 from ._templates import code, render, with_ci
@@ -62,36 +64,33 @@ def _in_sample_points(sc: Any) -> list[Any]:
     return [p for p in points if p.feasible]
 
 
-def _thinned(view: Any, marks: list[float]) -> Any:
-    """The view with only the rows its figure can show: per pixel column of the threshold
-    axis, the first, last, lowest and highest point of each metric
+def _thinned(sc: Any, marks: list[float]) -> Any:
+    """The threshold view of scorer ``sc`` with only the rows its figure can show: per pixel
+    column of the threshold axis, the first, last, lowest and highest point of each metric
     (:func:`prcurve.plot._thin.thin_indices`), every row carrying a band and the rows of the
     thresholds ``marks`` (whose metrics the markers show).
 
     Matplotlib then never holds a million-point line (at 10⁶ distinct scores drawing the
     full view took 0.9 s and 300 MB more; :func:`prcurve.plot._thin.thin_axes` thins only
-    after the lines exist).
+    after the lines exist).  The metrics are read slice by slice off the counts
+    (:func:`..analysis._choice.metric_columns`) and the view is made of the kept rows only, so
+    a curve of 10⁸ thresholds on disk is never written out whole as five metric arrays.
     """
-    from dataclasses import replace
-
     from ...plot._thin import COLUMNS, thin_indices
 
-    k = view.thresholds.shape[0]
+    pr, vb = sc.pr, sc.view_bands
+    k = pr.thresholds.shape[0]
     if k <= 4 * COLUMNS:
-        return view
-    x = np.asarray(view.thresholds, dtype=np.float64)[::-1]  # increasing, as drawn
-    lo, hi = float(x[0]), float(x[-1])
-    keep = [k - 1 - thin_indices(x, view.metric(m)[::-1], lo, hi) for m in METRICS]
-    if view.band_index is not None:
-        keep.append(view.band_index)
-    held = np.searchsorted(-x[::-1], -np.asarray(marks, dtype=np.float64), side="right") - 1
+        return sc.threshold_view
+    cols = metric_columns(pr, vb.beta)
+    x = cols["thresholds"]  # increasing, as drawn
+    lo, hi = float(x[0:1][0]), float(x[k - 1 : k][0])
+    keep = [k - 1 - thin_indices(x, cols[m], lo, hi) for m in METRICS]
+    if vb.band_index is not None:
+        keep.append(vb.band_index)
+    held = n_at_least(pr.thresholds, np.asarray(marks, dtype=np.float64)) - 1
     keep.append(held[held >= 0])
-    rows = np.unique(np.concatenate(keep))
-    arrays = ("thresholds", "tp", "fp", *METRICS)
-    thin = {a: np.asarray(getattr(view, a))[rows] for a in arrays}
-    if view.band_index is not None:
-        thin["band_index"] = np.searchsorted(rows, view.band_index)
-    return replace(view, **thin)
+    return full_view(pr, vb, np.unique(np.concatenate(keep)))
 
 
 def choice_figure(sc: Any, name: str) -> Any:
@@ -123,7 +122,7 @@ def choice_figure(sc: Any, name: str) -> Any:
             label=f"top {k.k:g} rows: t = {k.threshold:.4g}",
         )  # fmt: skip
     points = _in_sample_points(sc)
-    view = _thinned(sc.threshold_view, [float(p.threshold) for p in points])
+    view = _thinned(sc, [float(p.threshold) for p in points])
     ThresholdDisplay(view, operating_points=points).plot(ax)
     ax.set_title(f"{plain_text(name)}: every metric against the threshold")
     # fixed margins (no measuring of text): the legend takes the right third

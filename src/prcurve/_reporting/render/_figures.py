@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from threading import Event
 from typing import Any
 
+from ..._core._disk import release, release_all
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._prg._curve import PRGCurve
 from ..analysis._analysis import Analysis
@@ -127,6 +128,7 @@ def _thin_prg(prg: PRGCurve, best: Any, xlim: tuple[float, float], area: float) 
     if x[0] > 0:  # thinning the joined path would keep no point this one lacks
         x, y = np.r_[0.0, x], np.r_[y0, y]
     arrays = {f.name: getattr(prg, f.name) for f in fields(PRGCurve)}
+    release_all()  # a curve on disk: the pages the scattered reads mapped go back
     return _DrawnPRG(**arrays, drawn=(x, y), area=area, best=best)
 
 
@@ -145,6 +147,7 @@ def _thin_roc(roc: ROCCurve, area: float) -> ROCCurve:
     if keep.shape[0] < roc.fpr.shape[0]:
         arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
     arrays["full_auc"] = area
+    release_all()  # a curve on disk: the pages the scattered reads mapped go back
     return ROCCurve(**arrays)
 
 
@@ -163,6 +166,7 @@ def render_figures(analysis: Analysis, *, stop: Event | None = None) -> list[Fig
         if stop is not None and stop.is_set():
             raise FiguresStopped
         out.append(Figure(key, title, caption, figure_png(fig)))
+        release_all()  # a curve on disk: the pages drawing it mapped go back
         fig.clear()  # its lines' data freed now, not when the garbage collector finds the cycles
     return out
 
@@ -290,6 +294,8 @@ def _inside_quantiles(
         xb, yb = x[b : b + block], y[b : b + block]
         keep = (xb >= 0) & (xb <= 1) & (yb >= 0) & (yb <= 1)
         xb, yb = xb[keep], yb[keep]
+        release(x[b : b + block])  # a curve on disk: the block's pages go back
+        release(y[b : b + block])
         return tuple((v, np.minimum((v * bins).astype(np.int64), bins - 1)) for v in (xb, yb))
 
     starts = range(0, x.shape[0], block)
