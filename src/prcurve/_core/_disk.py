@@ -303,8 +303,14 @@ def search_sorted(a: np.ndarray, v: Any, side: str = "left") -> Any:
     values = np.asarray(v)
     if a.shape[0] <= SEARCH_COPY_LIMIT:
         return np.searchsorted(a, values, side=side)  # type: ignore[call-overload]
-    if np.result_type(a.dtype, values.dtype) == a.dtype:
-        out = np.searchsorted(a, values, side=side)  # type: ignore[call-overload]
+    if np.result_type(a.dtype, values.dtype) == a.dtype:  # no copy: searched in chunks of
+        flat = values.ravel()  # values, each chunk's mapped pages handed back after it
+        out: np.ndarray = np.empty(flat.shape, dtype=np.intp)
+        for lo in range(0, flat.shape[0], TAKE_CHUNK // 16):
+            part = slice(lo, lo + TAKE_CHUNK // 16)
+            out[part] = np.searchsorted(a, flat[part], side=side)  # type: ignore[call-overload]
+            release(a)
+        out = out.reshape(values.shape)
     else:
         k = a.shape[0]
         out = np.array(

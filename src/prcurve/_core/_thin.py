@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._disk import release, scratch, take
+from ._disk import release, scratch, search_sorted, take
 from ._interpolation import dg_precision
 from ._results import compact_repr
 
@@ -81,7 +81,7 @@ def spread_indices(
         return np.empty(0, dtype=np.int64)
     targets = total * np.arange(1, n + 1) / n
     targets = targets[(targets > start) & (targets <= cum_length[-1])]
-    at = np.searchsorted(cum_length, targets, side="left")
+    at = search_sorted(cum_length, targets, side="left")  # (on disk: its pages handed back)
     return np.unique(at).astype(np.int64) + offset
 
 

@@ -99,6 +99,7 @@ def keras_counts(counts: BinaryCounts, *, num_thresholds: int) -> tuple[np.ndarr
     lo = 0
     for tp_prev, fp_prev, tp_b, fp_b in count_blocks(counts.tp, counts.fp):
         bucket = _keras_bucket(counts.thresholds[lo : lo + tp_b.shape[0]], t)
+        release(counts.thresholds[lo : lo + tp_b.shape[0]])  # a table on disk: pages go back
         lo += tp_b.shape[0]
         pos += np.bincount(bucket, weights=tp_b - tp_prev, minlength=t)
         neg += np.bincount(bucket, weights=fp_b - fp_prev, minlength=t)
