@@ -332,3 +332,23 @@ def test_exact_counts_on_disk_equal_memory(rng, tmp_path, kind, parts):
     discard_files()
     assert list(tmp_path.iterdir()) == []
     np.testing.assert_array_equal(got.tp[-3:], full.tp[-3:])  # still mapped (POSIX)
+
+
+@pytest.mark.parametrize("kind", ["ties", "weights", "integers"])
+def test_exact_counts_with_the_table_in_worker_memory_are_written_here(rng, kind):
+    """``workdir="memory"`` (a cluster's workers may not share a folder with the client): the
+    partitions are brought to the client one at a time and written there; the same counts."""
+    from prcurve._core._counts import count_sorted
+    from prcurve._core._disk import is_on_disk
+    from prcurve.dask._curve import compute_counts
+
+    y, s, w = make(kind, rng)
+    kept = slice(None) if w is None else w > 0
+    full = count_sorted(y[kept], s[kept], None if w is None else w[kept])
+    got = compute_counts(
+        as_dask(y, 4), as_dask(s, 4), sample_weight=as_dask(w, 4), workdir="memory"
+    )
+    assert is_on_disk(got.tp)
+    np.testing.assert_array_equal(got.thresholds, full.thresholds)
+    np.testing.assert_allclose(got.tp, full.tp, rtol=1e-12)
+    np.testing.assert_allclose(got.fp, full.fp, rtol=1e-12)

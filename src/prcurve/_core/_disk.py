@@ -27,7 +27,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -96,19 +96,21 @@ def release(view: np.ndarray, *, exact: bool = False) -> None:
     lo = min(first, last)
     hi = max(first, last) + view.itemsize if view.ndim == 1 else lo + view.nbytes
     with _pending_lock:
-        held = _pending.pop(id(mm), None)
+        entry = _pending.pop(id(mm), None)
+        held = entry[1:] if entry is not None and entry[0]() is mm else None  # (not a dead one's)
         if held is not None and held[0] <= hi and lo <= held[1]:  # one range, still
             lo, hi = min(lo, held[0]), max(hi, held[1])
         elif held is not None:  # elsewhere now: the gathered range goes back first
             _advise(mm, *held)
         if not exact and hi - lo < RELEASE_GRAIN:
-            _pending[id(mm)] = (lo, hi)
+            _pending[id(mm)] = (weakref.ref(mm), lo, hi)
             return
     _advise(mm, lo, hi)
 
 
-#: Per mapping (by id), the byte range of the slices :func:`release` holds back.
-_pending: dict[int, tuple[int, int]] = {}
+#: Per mapping (by id, with a weak reference to it: an id may be reused once the mapping is
+#: gone), the byte range of the slices :func:`release` holds back.
+_pending: dict[int, tuple[weakref.ref[mmap.mmap], int, int]] = {}
 _pending_lock = threading.Lock()
 
 
@@ -168,14 +170,15 @@ def discard_files() -> None:
 
 
 def counts_from_files(folder: Path, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
-    """The ``.npy`` arrays ``folder/<name>.npy``, mapped copy-on-write; ``folder`` is removed
-    when the first of them is garbage collected (or at exit).
+    """The ``.npy`` arrays ``folder/<name>.npy`` (the process's own temporary files), mapped
+    shared and writeable; ``folder`` is removed when the first of them is garbage collected
+    (or at exit).
 
-    Copy-on-write rather than read-only: NumPy copies a read-only array whole before some
-    operations (``np.searchsorted`` asks for a writeable array), which would read all of it
-    into memory for a binary search; a write would stay in this process, never in the file.
+    Writeable: NumPy copies a read-only array whole before some operations, which would read
+    all of it into memory.  Shared, not copy-on-write: :func:`release` drops a private
+    mapping's written pages, a shared one's stay in the file.
     """
-    arrays = tuple(np.load(folder / f"{name}.npy", mmap_mode="c") for name in names)
+    arrays = tuple(np.load(folder / f"{name}.npy", mmap_mode="r+") for name in names)
     weakref.finalize(arrays[0], shutil.rmtree, folder, True)
     _FOLDERS.add(folder)
     _remember(*arrays)
@@ -276,10 +279,10 @@ def n_at_least(thresholds: np.ndarray, t: Any, *, strict: bool = False) -> Any:
     """How many of the decreasing ``thresholds`` are ``>= t`` (``> t`` with ``strict``), for a
     number or an array of them: ``np.searchsorted(-thresholds, -t, side)`` without the negated
     copy of a long array (bisection on its elements, about 30 reads per value)."""
-    side: Literal["left", "right"] = "left" if strict else "right"
     k = thresholds.shape[0]
-    if k <= SEARCH_COPY_LIMIT:
-        return np.searchsorted(-np.asarray(thresholds), -np.asarray(t), side=side)
+    if k <= SEARCH_COPY_LIMIT:  # k minus those below (reversed: increasing; no negation, which
+        ascending = np.asarray(thresholds)[::-1]  # wraps unsigned and the int64 minimum)
+        return k - np.searchsorted(ascending, np.asarray(t), side="right" if strict else "left")
     values = np.asarray(t)
     out = np.empty(values.shape, dtype=np.intp)
     for j, value in enumerate(values.ravel().tolist()):

@@ -9,8 +9,9 @@ points left after the first filter coincide (each lies strictly left of every la
 the origin below a first point of FP 0): a point on or below the chord of neighbours on either
 side of it is no strict vertex, whatever else goes in the same pass.  Two coinciding points
 (equal in float64, e.g. after a tiny weight) would each lie "on the chord" of the other, and
-both would go.  Cross products are computed on the raw counts, which are exact in float64 for
-integer counts below 2**26 per axis and accurate to rounding otherwise.
+both would go.  Cross products of integer counts below 2**31 per axis are
+computed in int64 (each product below 2**62: exact); other counts in float64, accurate to
+rounding.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def upper_hull_indices(fp: np.ndarray, tp: np.ndarray, *, block: int = BLOCK) ->
     origin (0, 0) is taken as an implicit first vertex and is not among the returned indices.
     The last point (everything predicted positive) is always a vertex.
 
-    A long curve of integer counts below 2**26 is done in blocks of ``block`` points: a strict
+    A long curve of integer counts below 2**31 is done in blocks of ``block`` points: a strict
     vertex of the hull of all the points (and the origin) is a strict vertex of the hull of any
     subset holding it (the same supporting line leaves the subset's other points below), so
     the hull of each block (with the origin) keeps every vertex, and the hull of those
@@ -56,15 +57,26 @@ def upper_hull_indices(fp: np.ndarray, tp: np.ndarray, *, block: int = BLOCK) ->
     return hull
 
 
+#: Integer counts below this are hulled with int64 cross products (each product below 2**62),
+#: which are exact; the hull in blocks is then the hull of all the points, bit for bit.
+EXACT_LIMIT = 2**31
+
+
 def _exact_counts(fp: np.ndarray, tp: np.ndarray) -> bool:
-    """Integer counts below 2**26 (the last, largest, point tells): cross products exact."""
-    return fp.dtype.kind in "iu" and tp.dtype.kind in "iu" and max(int(fp[-1]), int(tp[-1])) < 2**26
+    """Integer counts below :data:`EXACT_LIMIT` (the last, largest, point tells)."""
+    return (
+        fp.dtype.kind in "iu"
+        and tp.dtype.kind in "iu"
+        and max(int(fp[-1]), int(tp[-1])) < EXACT_LIMIT
+    )
 
 
 def _upper_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
     """:func:`upper_hull_indices` of all the points at once (see the module docstring)."""
-    x = np.concatenate([[0.0], np.asarray(fp, dtype=np.float64)])
-    y = np.concatenate([[0.0], np.asarray(tp, dtype=np.float64)])
+    exact = fp.shape[0] > 0 and _exact_counts(fp, tp)
+    dtype = np.int64 if exact else np.float64
+    x = np.concatenate([np.zeros(1, dtype), np.asarray(fp, dtype=dtype)])
+    y = np.concatenate([np.zeros(1, dtype), np.asarray(tp, dtype=dtype)])
     idx = np.arange(x.shape[0])
     # within a vertical run only the top point, within a horizontal run only the leftmost, can be
     # vertices: drop the others first (cheap, and it removes most points on step-shaped curves).

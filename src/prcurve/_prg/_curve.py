@@ -214,8 +214,10 @@ class PRGCurve:
 
     def _start(self) -> tuple[int, float]:
         """Index of the first point with recall gain >= 0, and the precision gain y0 at 0."""
-        rg = self.recall_gain  # the last point has recall gain 1
+        rg = self.recall_gain  # (the last point of a whole curve has recall gain 1)
         j = first_index(rg.shape[0], lambda b: rg[b] >= 0, rg)
+        if j == rg.shape[0]:  # none (a curve of some thresholds only): the first, as argmax
+            j = 0
         if self.recall_gain[j] == 0:
             return j, float(self.precision_gain[j])
         # in recall / false-positive-rate units (products of two weights may under- or overflow)

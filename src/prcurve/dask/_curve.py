@@ -63,6 +63,8 @@ def _class_weights(part: Any, positive: list[Any], weighted: bool, soft: bool = 
     s = part["s"].to_numpy()
     if s.dtype == bool:
         s = s.astype(np.float64)
+    elif s.dtype.kind == "f":  # -0.0 is the score 0.0 (a groupby would keep two keys)
+        s = s + s.dtype.type(0.0)
     if soft:
         p = part["y"].to_numpy().astype(np.float64)
         if "w" not in part:
@@ -159,7 +161,12 @@ def compute_counts(
 ) -> BinaryCounts:
     """The exact counts of every distinct score, on disk (``prcurve._core._disk``): the sorted
     table of distinct scores (:func:`_sorted_sources`), then one pass in which every partition
-    writes its rows of the count table into files mapped by the returned counts."""
+    writes its rows of the count table into files in ``workdir`` mapped by the returned counts.
+
+    With ``workdir="memory"`` (the sorted table in the workers' memory, which may be on other
+    machines) the partitions are brought here one at a time and written from here, into a
+    temporary folder of this machine.
+    """
     import dask
 
     frame = dask_frame(y_true, y_score, sample_weight)
@@ -173,9 +180,12 @@ def compute_counts(
         def each(func: Any) -> list[Any]:
             return list(dask.compute(*[dask.delayed(func)(i, s) for i, s in enumerate(sources)]))
 
+        def fetch(i: int) -> Any:
+            return dask.compute(sources[i])[0]
+
         return counts_on_disk(
             each, weighted=checked.weighted, dtypes=_dtypes(frame, checked), folder=target,
-            stats=stats,
+            stats=stats, fetch=fetch if workdir == "memory" else None,
         )  # fmt: skip
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)

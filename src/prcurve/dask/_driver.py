@@ -91,6 +91,20 @@ def _every_point(each: Each, n_pos: Any, n_neg: Any) -> PRCurve:
     return PRCurve.from_counts(BinaryCounts(s, np.cumsum(pos), np.cumsum(neg), n_pos, n_neg))
 
 
+def _totals(
+    each: Each, weighted: bool, stats: list[dict[str, Any]] | None
+) -> tuple[list[dict[str, Any]], int, Any, Any]:
+    """The partitions' totals (a first pass unless the engine has them), the number of
+    distinct scores and the positive and negative totals (ints when unweighted)."""
+    if stats is None:
+        stats = each(lambda _, part: summary(part))
+    n_pos = sum(st["pos"] for st in stats)
+    n_neg = sum(st["neg"] for st in stats)
+    if not weighted:
+        n_pos, n_neg = int(n_pos), int(n_neg)
+    return stats, int(sum(st["n"] for st in stats)), n_pos, n_neg
+
+
 def counts_on_disk(
     each: Each,
     *,
@@ -98,25 +112,26 @@ def counts_on_disk(
     dtypes: tuple[Any, Any],
     folder: Path,
     stats: list[dict[str, Any]] | None = None,
+    fetch: Callable[[int], Any] | None = None,
 ) -> BinaryCounts:
     """The whole count table of the sorted table behind ``each``, written by the partitions
     into ``.npy`` files of ``folder`` and mapped from there (:mod:`prcurve._core._disk`): the
     exact counts of a curve of any length, never held in memory.
 
     ``dtypes`` are the scores' and the counts' dtypes; ``folder`` (readable and writable by
-    every worker) is removed with the counts.
+    every worker) is removed with the counts.  With ``fetch`` (partition index → the partition,
+    here) the partitions are brought here one at a time and written from here instead: workers
+    on other machines cannot write into a folder of this one.
     """
-    if stats is None:
-        stats = each(lambda _, part: summary(part))
-    k = int(sum(st["n"] for st in stats))
-    n_pos = sum(st["pos"] for st in stats)
-    n_neg = sum(st["neg"] for st in stats)
-    if not weighted:
-        n_pos, n_neg = int(n_pos), int(n_neg)
+    stats, k, n_pos, n_neg = _totals(each, weighted, stats)
     for name, dtype in (("thresholds", dtypes[0]), ("tp", dtypes[1]), ("fp", dtypes[1])):
         np.lib.format.open_memmap(folder / f"{name}.npy", mode="w+", dtype=dtype, shape=(k,))
     plans = plans_of(stats, n_pos, n_neg)
-    each(lambda i, part: write_counts(part, plans[i], str(folder)))
+    if fetch is None:
+        each(lambda i, part: write_counts(part, plans[i], str(folder)))
+    else:
+        for i, plan in enumerate(plans):
+            write_counts(fetch(i), plan, str(folder))
     thresholds, tp, fp = counts_from_files(folder, ("thresholds", "tp", "fp"))
     return BinaryCounts(thresholds, tp, fp, n_pos, n_neg)
 
@@ -138,13 +153,7 @@ def exact_passes(
     has them; ``write_to`` is a folder where every partition writes its full piece of the
     curve (Parquet), which needs the second and third passes whatever the length.
     """
-    if stats is None:
-        stats = each(lambda _, part: summary(part))
-    k = int(sum(st["n"] for st in stats))
-    n_pos = sum(st["pos"] for st in stats)
-    n_neg = sum(st["neg"] for st in stats)
-    if not weighted:
-        n_pos, n_neg = int(n_pos), int(n_neg)
+    stats, k, n_pos, n_neg = _totals(each, weighted, stats)
     short = max_points is None or k <= max_points
     if short and write_to is None:
         return _every_point(each, n_pos, n_neg), k
