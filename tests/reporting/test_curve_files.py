@@ -133,3 +133,36 @@ def test_all_points(big, tmp_path):
     assert entry["points"] == 120_000 and not entry["thinned"]
     assert entry["max_precision_error"] == 0.0
     assert "curves/s.parquet" in summary["files"]
+
+
+def test_a_curve_on_disk_is_written_in_chunks_with_the_same_bytes(tmp_path, monkeypatch):
+    """``--all-points`` on the Dask engine: the curve is on disk (``prcurve._core._disk``) and
+    its files are written a chunk of rows at a time (each chunk's pages handed back): the same
+    CSV bytes and the same Parquet table as the curve in memory."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from prcurve._core._counts import BinaryCounts, count_sorted
+    from prcurve._core._disk import counts_from_files
+    from prcurve._core._empirical import PRCurve
+    from prcurve._reporting.output import _sized
+    from prcurve._reporting.output._write import _csv_bytes, _curve_columns
+
+    rng = np.random.default_rng(8)
+    y = rng.random(5000) < 0.2
+    s = np.round(rng.normal(size=5000) + y, 2)
+    mem = count_sorted(y, s)
+    for name in ("thresholds", "tp", "fp"):
+        np.save(tmp_path / f"{name}.npy", getattr(mem, name))
+    disk = BinaryCounts(
+        *counts_from_files(tmp_path, ("thresholds", "tp", "fp")), mem.n_pos, mem.n_neg
+    )
+    monkeypatch.setattr(_sized, "FILE_CHUNK", 37)  # many chunks, the last one short
+    in_memory = _curve_columns(PRCurve.from_counts(mem))
+    on_disk = _curve_columns(PRCurve.from_counts(disk))
+    assert len(_sized.row_chunks(on_disk)) > 1 and _sized.row_chunks(in_memory) == [slice(None)]
+    assert _csv_bytes(on_disk) == _csv_bytes(in_memory)
+    paths = {}
+    for key, cols in (("disk", on_disk), ("memory", in_memory)):
+        paths[key] = tmp_path / f"{key}.parquet"
+        with open(paths[key], "wb") as f:
+            _sized.parquet_writer(lambda cols=cols: cols)(f)
+    assert pq.read_table(paths["disk"]).equals(pq.read_table(paths["memory"]))

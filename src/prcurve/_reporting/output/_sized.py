@@ -22,9 +22,13 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..._core._disk import is_on_disk, release
 from ..._core._empirical import PRCurve
 
-__all__ = ["MAX_FILE_POINTS", "file_curve", "file_entry", "parquet_writer"]
+__all__ = [
+    "MAX_FILE_POINTS", "file_curve", "file_entry", "parquet_writer", "release_columns",
+    "row_chunks",
+]  # fmt: skip
 
 #: Operating points above which a curve file holds the thinned curve (``--all-points``: all).
 MAX_FILE_POINTS = 100_000
@@ -74,10 +78,39 @@ def parquet_writer(columns: Callable[[], dict[str, Any]]) -> Callable[[BinaryIO]
         import pyarrow.parquet as pq
 
         cols = columns()
-        arrays = [_arrow(pa, np.asarray(v)) for v in cols.values()]
-        pq.write_table(pa.Table.from_arrays(arrays, names=list(cols)), f)
+        writer = None
+        for rows in row_chunks(cols):  # (one chunk in memory; a curve on disk a chunk at a time)
+            arrays = [_arrow(pa, np.asarray(v)[rows]) for v in cols.values()]
+            table = pa.Table.from_arrays(arrays, names=list(cols))
+            if writer is None:
+                writer = pq.ParquetWriter(f, table.schema)
+            writer.write_table(table)
+            release_columns(cols, rows)
+        if writer is not None:
+            writer.close()
 
     return write
+
+
+#: Rows per chunk when a file is written from columns on disk (``prcurve._core._disk``).
+FILE_CHUNK = 1 << 20
+
+
+def row_chunks(columns: dict[str, Any]) -> list[slice]:
+    """The row slices a file is written in: all rows at once, or for columns on disk (the Dask
+    engine's curve with ``--all-points``) chunks of :data:`FILE_CHUNK` rows, each chunk's pages
+    handed back once written (:func:`release_columns`)."""
+    first = next(iter(columns.values()))
+    n = int(np.asarray(first).shape[0])
+    if not any(is_on_disk(v) for v in columns.values()) or n == 0:
+        return [slice(None)]
+    return [slice(lo, min(lo + FILE_CHUNK, n)) for lo in range(0, n, FILE_CHUNK)]
+
+
+def release_columns(columns: dict[str, Any], rows: slice) -> None:
+    """Hand back the pages of ``rows`` of the columns on disk."""
+    for v in columns.values():
+        release(np.asarray(v)[rows])
 
 
 def _arrow(pa: Any, v: np.ndarray) -> Any:

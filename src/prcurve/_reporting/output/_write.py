@@ -25,7 +25,14 @@ from ..analysis._operating import OperatingAnalysis
 from ..render._figures import FiguresAhead
 from ._names import file_stems
 from ._output import Content, FilesAhead, write_tree
-from ._sized import MAX_FILE_POINTS, file_curve, file_entry, parquet_writer
+from ._sized import (
+    MAX_FILE_POINTS,
+    file_curve,
+    file_entry,
+    parquet_writer,
+    release_columns,
+    row_chunks,
+)  # fmt: skip
 from ._summary import summary
 
 __all__ = [
@@ -121,11 +128,13 @@ def _write_columns(f: BinaryIO, columns: dict[str, Any]) -> None:
     except ImportError:
         f.write(curve_csv(columns).encode("ascii"))
         return
-    arrays = [_arrow_array(pa, np.asarray(v)) for v in columns.values()]
-    table = pa.Table.from_arrays(arrays, names=[f"c{i}" for i in range(len(arrays))])
     f.write((",".join(columns) + "\n").encode("ascii"))
     f.flush()
-    pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
+    for rows in row_chunks(columns):  # (one chunk in memory; a curve on disk a chunk at a time)
+        arrays = [_arrow_array(pa, np.asarray(v)[rows]) for v in columns.values()]
+        table = pa.Table.from_arrays(arrays, names=[f"c{i}" for i in range(len(arrays))])
+        pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
+        release_columns(columns, rows)
 
 
 def _arrow_array(pa: Any, values: np.ndarray) -> Any:
