@@ -51,3 +51,17 @@ def test_decision_is_the_exact_precision_rounded_once(pair, pi, totals, data):
 def test_predicting_nothing_never_meets_a_target():
     got = precision_at_least(np.array([0, 0, 1]), np.array([0, 1, 0]), 1e-300)
     assert got.tolist() == [False, False, True]
+
+
+def test_subnormal_weights_at_a_prevalence_are_decided_exactly():
+    """Hypothesis found it (at the minimum versions): FP = 5e-324 reweighted by 2/3 rounds to
+    one subnormal unit, so the float precision was 0.8 where the exact one is 6/7; a product
+    below the smallest normal double is now decided with exact rationals."""
+    exact = exact_precision(2e-323, 5e-324, 2, 3, 0.5)
+    assert exact == 6 / 7
+    got = precision_at_least(np.array([2e-323]), np.array([5e-324]), exact,
+                             n_pos=2, n_neg=3, prevalence=0.5)  # fmt: skip
+    assert got.tolist() == [True]
+    above = precision_at_least(np.array([2e-323]), np.array([5e-324]), np.nextafter(exact, 1),
+                               n_pos=2, n_neg=3, prevalence=0.5)  # fmt: skip
+    assert above.tolist() == [False]

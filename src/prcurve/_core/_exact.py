@@ -92,12 +92,18 @@ def precision_at_least(
             np.asarray(prevalence, dtype=np.float64), np.asarray(n_pos), np.asarray(n_neg)
         )
         factor = (npos.astype(np.float64) / nneg.astype(np.float64)) * ((1.0 - pi) / pi)
-        with np.errstate(over="ignore", invalid="ignore"):
-            d = t + np.where(f > 0, f * factor, 0.0)  # an infinite factor only times FP > 0
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            scaled = np.where(f > 0, f * factor, 0.0)  # an infinite factor only times FP > 0
+            d = t + scaled
             approx = t / np.where(valid, d, 1.0)
+        # a reweighted FP below the smallest normal double lost its relative precision (tiny
+        # weights): decided exactly whatever the distance to the target
+        lossy = (f > 0) & (scaled < np.finfo(np.float64).tiny)
         extras = (npos, nneg, pi)
     out = valid & (approx >= target)
     unsure = valid & (np.abs(approx - target) <= MARGIN * target)
+    if prevalence is not None:
+        unsure |= valid & lossy
     if unsure.any():
         where = np.nonzero(unsure)
         shape = unsure.shape
