@@ -129,6 +129,7 @@ REPORT_ROOT = {
     "_progress": "common",
     "_memory": "common",
     "_interrupts": "common",
+    "_before_fork": "common",
     "__init__": "joins",
     "pipeline": "joins",
     "_population": "joins",

@@ -378,11 +378,15 @@ def _report_body(
         seed=args.seed or 0, out=args.out, weight=args.weight, engine=engine, engine_reason=why,
         **_operating_settings(args),
     )  # fmt: skip
-    # the curve files are written while the workers resample, and the figures drawn once the
-    # bands are in; committed with the rest, or removed (on any error or Ctrl-C) when the
-    # block ends
+    # the curve files are written (and matplotlib loaded) while the workers resample, and the
+    # figures drawn once the bands are in; committed with the rest, or removed (on any error
+    # or Ctrl-C) when the block ends
     with FilesAhead(args.out) as ahead, FiguresAhead() as figures:
-        ready = partial(start_curve_files, ahead, all_points=args.all_points)
+
+        def ready(curves: Any) -> None:  # the workers are forked: threads may start
+            figures.load_modules()
+            start_curve_files(ahead, curves, all_points=args.all_points)
+
         analysis = analyse(
             data, settings, progress=progress, curves_ready=ready, figures_ready=figures.start,
         )  # fmt: skip

@@ -107,3 +107,8 @@ def test_figures_ahead_starts_once():
         ahead._future = object()  # as if started
         with pytest.raises(ValueError, match="analysis: the figures are being drawn already"):
             ahead.start(None)  # type: ignore[arg-type]
+
+
+def test_figures_ahead_outside_its_block_is_refused():
+    with pytest.raises(ValueError, match="figures: FiguresAhead is used as a context manager"):
+        FiguresAhead().start(None)  # type: ignore[arg-type]

@@ -7,14 +7,18 @@ of unpickling a copy per step), and stops the workers cleanly on Ctrl-C.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..._core._disk import release_all
+from .._before_fork import settle
 from .._interrupts import interrupts_deferred
+from .._memory import trim_memory
 from .._progress import announce
 from ._sizing import Plan
 
@@ -66,6 +70,22 @@ def _forked_step(index: int) -> Any:
     """Run step ``index`` of :data:`_FORKED_STEPS` (in a forked worker)."""
     fn, args = _FORKED_STEPS[index]
     return _timed(fn, *args)
+
+
+@contextlib.contextmanager
+def _frozen_objects(forked: bool) -> Iterator[None]:
+    """While the workers are forked, this process's objects are out of the garbage
+    collector's reach (``gc.freeze``): a forked worker's collections then never write to the
+    inherited objects' headers, which would copy every page of them (matplotlib, SciPy and
+    the data's Python objects) into each worker."""
+    if not forked:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _executor(jobs: int) -> Any:
@@ -148,12 +168,15 @@ def _run_tasks(
         queue[jobs:jobs] = [(key, fn, args) for key, _, fn, args in side]  # after the first steps
         if forked:  # set before the pool forks its workers
             _FORKED_STEPS[:] = [(fn, args) for _, fn, args in queue]
+        if forked:
+            settle()  # no thread importing while the workers are forked (see _before_fork)
+            trim_memory()  # free heap pages not inherited: re-used here, they would be copied
         try:
             with _executor(jobs) as pool:
                 try:
                     # the workers are forked here: a Ctrl-C inside a fork's handlers (logging's
                     # lock release) left that lock held and the report hung; held back to after
-                    with interrupts_deferred():
+                    with interrupts_deferred(), _frozen_objects(forked):
                         futures = {
                             pool.submit(_forked_step, i)
                             if forked
