@@ -169,16 +169,26 @@ def discard_files() -> None:
         shutil.rmtree(_FOLDERS.pop(), ignore_errors=True)
 
 
-def counts_from_files(folder: Path, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+def counts_from_files(
+    folder: Path, names: tuple[str, ...], raw: tuple[Any, int] | None = None
+) -> tuple[np.ndarray, ...]:
     """The ``.npy`` arrays ``folder/<name>.npy`` (the process's own temporary files), mapped
     shared and writeable; ``folder`` is removed when the first of them is garbage collected
-    (or at exit).
+    (or at exit).  With ``raw`` (a dtype per name, and the length): the headerless files
+    ``folder/<name>`` instead.
 
     Writeable: NumPy copies a read-only array whole before some operations, which would read
     all of it into memory.  Shared, not copy-on-write: :func:`release` drops a private
     mapping's written pages, a shared one's stay in the file.
     """
-    arrays = tuple(np.load(folder / f"{name}.npy", mmap_mode="r+") for name in names)
+    if raw is None:
+        arrays = tuple(np.load(folder / f"{name}.npy", mmap_mode="r+") for name in names)
+    else:
+        dtypes, length = raw
+        arrays = tuple(
+            np.memmap(folder / name, dtype=dtype, mode="r+", shape=(length,))
+            for name, dtype in zip(names, dtypes, strict=True)
+        )
     weakref.finalize(arrays[0], shutil.rmtree, folder, True)
     _FOLDERS.add(folder)
     _remember(*arrays)

@@ -14,11 +14,12 @@ from typing import Any
 import numpy as np
 
 from .._core._counts import BinaryCounts
+from .._core._disk import counts_from_files
 from .._core._empirical import PRCurve
 from .._core._validation import check_positive_int
 from ._driver import counts_on_disk, exact_passes
 from ._input import Checked, check_dask_problem, dask_frame
-from ._sort import sort_distinct
+from ._sort import COUNT_COLUMNS, sort_distinct, sort_to_counts
 
 __all__ = ["DaskCurve", "compute_counts", "compute_curve", "scheduler_context"]
 
@@ -92,16 +93,8 @@ def _dtypes(frame: Any, checked: Checked) -> tuple[np.dtype, np.dtype]:
     return score_dtype, np.dtype(np.float64 if checked.weighted else np.int64)
 
 
-def _sorted_sources(
-    frame: Any, checked: Checked, workdir: str | None
-) -> tuple[list[Any], Any, list[dict[str, Any]] | None]:
-    """The sorted table of distinct scores, in pieces (highest scores first), with the pieces'
-    totals when already known; and the temporary folder to remove afterwards.
-
-    On disk (the default): the two-pass range sort of :mod:`prcurve.dask._sort`, memory bounded
-    by a partition or a range.  With ``workdir="memory"``: Dask's groupby-sum and sort, persisted
-    in the workers' memory.
-    """
+def _rows(frame: Any, checked: Checked) -> Any:
+    """The rows as (score, positive weight, negative weight): :func:`_class_weights`."""
     import pandas as pd
 
     score_dtype, count_dtype = _dtypes(frame, checked)
@@ -112,9 +105,22 @@ def _sorted_sources(
             "neg": np.empty(0, count_dtype),
         }
     )
-    rows = frame.map_partitions(
+    return frame.map_partitions(
         _class_weights, checked.positive_labels, checked.weighted, checked.soft, meta=meta
     )
+
+
+def _sorted_sources(
+    frame: Any, checked: Checked, workdir: str | None
+) -> tuple[list[Any], Any, list[dict[str, Any]] | None]:
+    """The sorted table of distinct scores, in pieces (highest scores first), with the pieces'
+    totals when already known; and the temporary folder to remove afterwards.
+
+    On disk (the default): the two-pass range sort of :mod:`prcurve.dask._sort`, memory bounded
+    by a partition or a range.  With ``workdir="memory"``: Dask's groupby-sum and sort, persisted
+    in the workers' memory.
+    """
+    rows = _rows(frame, checked)
     if workdir == "memory":
         distinct = rows.groupby("s").sum(split_out=max(1, frame.npartitions))
         ordered = distinct.reset_index().sort_values("s", ascending=False).persist()
@@ -159,22 +165,35 @@ def compute_counts(
     sample_weight: Any = None,
     workdir: str | None = None,
 ) -> BinaryCounts:
-    """The exact counts of every distinct score, on disk (``prcurve._core._disk``): the sorted
-    table of distinct scores (:func:`_sorted_sources`), then one pass in which every partition
-    writes its rows of the count table into files in ``workdir`` mapped by the returned counts.
+    """The exact counts of every distinct score, on disk (``prcurve._core._disk``).
 
-    With ``workdir="memory"`` (the sorted table in the workers' memory, which may be on other
-    machines) the partitions are brought here one at a time and written from here, into a
-    temporary folder of this machine.
+    On disk (the default): the range sort of :mod:`prcurve.dask._sort` writes the count table
+    straight into files of a folder in ``workdir`` (:func:`~._sort.sort_to_counts`), mapped by
+    the returned counts.  With ``workdir="memory"`` (the sorted table in the workers' memory,
+    which may be on other machines): the partitions of Dask's sorted table are brought here
+    one at a time and written from here, into a temporary folder of this machine.
     """
     import dask
 
     frame = dask_frame(y_true, y_score, sample_weight)
     checked = check_dask_problem(frame, None, False)
-    sources, folder, stats = _sorted_sources(frame, checked, workdir)
-    target = Path(
-        tempfile.mkdtemp(prefix="prcurve-counts-", dir=None if workdir == "memory" else workdir)
-    )
+    dtypes = _dtypes(frame, checked)
+    if workdir != "memory":
+        target = Path(tempfile.mkdtemp(prefix="prcurve-counts-", dir=workdir))
+        try:
+            k, n_pos, n_neg = sort_to_counts(_rows(frame, checked), target, dtypes)
+            if not checked.weighted:
+                n_pos, n_neg = int(n_pos), int(n_neg)
+            columns = counts_from_files(
+                target, COUNT_COLUMNS, raw=((dtypes[0], dtypes[1], dtypes[1]), k)
+            )
+        except BaseException:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        thresholds, tp, fp = columns
+        return BinaryCounts(thresholds, tp, fp, n_pos, n_neg)
+    sources, _, stats = _sorted_sources(frame, checked, workdir)
+    target = Path(tempfile.mkdtemp(prefix="prcurve-counts-"))
     try:
 
         def each(func: Any) -> list[Any]:
@@ -184,15 +203,12 @@ def compute_counts(
             return dask.compute(sources[i])[0]
 
         return counts_on_disk(
-            each, weighted=checked.weighted, dtypes=_dtypes(frame, checked), folder=target,
-            stats=stats, fetch=fetch if workdir == "memory" else None,
+            each, weighted=checked.weighted, dtypes=dtypes, folder=target, stats=stats,
+            fetch=fetch,
         )  # fmt: skip
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
         raise
-    finally:
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _passes(

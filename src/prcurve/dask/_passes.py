@@ -190,8 +190,7 @@ def write_counts(source: Any, plan: Plan, folder: str) -> None:
     rows = slice(plan.offset, plan.offset + s.shape[0])
     for name, values in (("thresholds", s), ("tp", tp), ("fp", fp)):
         out = np.load(Path(folder) / f"{name}.npy", mmap_mode="r+")
-        out[rows] = values
-        out.flush()
+        out[rows] = values  # in the page cache: every mapping of the file sees it, no msync
         del out
 
 
