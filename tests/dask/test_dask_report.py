@@ -243,3 +243,27 @@ def test_csv_glob(tmp_path, rng):
     got = summary(out)["scorers"]["a"]["auc_pr"]["interpolated_median"]
     want = prcurve.auc_pr(rows["y"] == 1, rows["a"], method="interpolated_median")
     assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_a_long_curve_on_disk_is_read_in_blocks_never_whole(tmp_path, rng, monkeypatch):
+    """The ROC and PRG columns of a curve on disk are computed from its counts where read
+    (prcurve._core._columns): no step of the report, the figures or the files computes one
+    whole.  With the threshold for "whole" just above the largest block any pass reads, a
+    curve of 300,000 distinct scores shows a pass that does; and the page equals the in-memory
+    engine's."""
+    import prcurve._core._columns as columns
+
+    monkeypatch.setattr(columns, "LARGE", (1 << 17) + 1)
+    monkeypatch.setattr(columns, "whole_reads", [0])
+    data, rows = write_parts(tmp_path / "data", rng, n=100_000, parts=3, ties=False)
+    out = tmp_path / "dask"
+    assert report(data, "--label", "y", "--score", "a", "--engine", "dask", "--out", out) == 0
+    assert columns.whole_reads == [0]
+    one = tmp_path / "all.parquet"
+    rows.to_parquet(one, index=False)
+    mem = tmp_path / "mem"
+    assert report(one, "--label", "y", "--score", "a", "--engine", "memory", "--out", mem) == 0
+    got, want = summary(out), summary(mem)
+    assert got["scorers"]["a"]["roc_auc"] == want["scorers"]["a"]["roc_auc"]
+    assert got["scorers"]["a"]["auprg"] == want["scorers"]["a"]["auprg"]
+    assert got["scorers"]["a"]["best_f1"] == want["scorers"]["a"]["best_f1"]

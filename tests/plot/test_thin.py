@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from prcurve.plot._thin import thin_axes, thin_indices
+from prcurve.plot._thin import thin_axes, thin_indices, thin_lines
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -100,3 +100,26 @@ def test_thinning_reads_long_lines_in_blocks_with_the_same_result():
     whole = thin_indices(x, y, 0.0, 1.0, 200, block=n)
     for block in (1000, 4096, 7):
         np.testing.assert_array_equal(thin_indices(x, y, 0.0, 1.0, 200, block=block), whole)
+
+
+@pytest.mark.parametrize("block", [7, 1000, 30_000])
+def test_several_lines_thinned_together_keep_the_union_of_each_line(block):
+    """thin_lines reads x and every y once per block; it keeps exactly the points that
+    thinning each line on its own keeps (the union), whatever the block size."""
+    rng = np.random.default_rng(9)
+    n = 30_000
+    x = np.sort(rng.random(n))
+    ys = [np.round(rng.random(n), 1), np.cumsum(rng.normal(size=n)), np.sin(x * 40)]
+    ys[1][[5, 12_000]] = np.inf
+    reads = []
+
+    def read(part):
+        reads.append(part)
+        return x[part], [y[part] for y in ys]
+
+    got = thin_lines(n, read, 0.0, 1.0, 200, block=block)
+    want = np.unique(np.concatenate([thin_indices(x, y, 0.0, 1.0, 200, block=block) for y in ys]))
+    np.testing.assert_array_equal(got, want)
+    assert [(p.start, p.stop) for p in reads] == [
+        (lo, min(lo + block, n)) for lo in range(0, n, block)
+    ]  # each block read once

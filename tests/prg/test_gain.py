@@ -22,6 +22,7 @@ from prcurve import (
     recall_gain,
     roc_to_prg,
 )
+from prcurve._prg._gain import count_gain
 
 unit = st.floats(min_value=1e-3, max_value=1.0)
 prevalence = st.floats(min_value=1e-3, max_value=0.999)
@@ -369,3 +370,24 @@ def test_expected_f_gain_general_formula():
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.floats(0, 1e300, allow_subnormal=True), min_size=1, max_size=30),
+    st.lists(st.floats(0, 1e300, allow_subnormal=True), min_size=1, max_size=30),
+    st.floats(1.0, 2.0),
+    st.floats(1.0, 2.0),
+)
+def test_count_gain_with_scalar_totals_equals_the_broadcast_formula(tps, fps, a, b):
+    """The scalar-totals path (the rate-unit repair only where needed) gives the values of
+    the broadcast path (the repair computed everywhere), extreme weights included."""
+    k = min(len(tps), len(fps))
+    tp = np.maximum.accumulate(np.asarray(tps[:k]))
+    fp = np.maximum.accumulate(np.asarray(fps[:k]))
+    n_pos, n_neg = max(tp[-1] * a, 5e-324), max(fp[-1] * b, 5e-324)
+    for count in (fp, np.maximum(n_pos - tp, 0.0)):
+        fast = count_gain(count, tp, n_pos, n_neg)
+        broadcast = count_gain(count, tp, np.array([n_pos]), np.array([n_neg]))
+        np.testing.assert_array_equal(fast, broadcast)
+        assert not np.isnan(fast).any()

@@ -32,10 +32,9 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "block_sum", "counts_from_files", "derived_on_disk", "discard_files", "first_index",
-    "is_on_disk",
-    "n_at_least", "release", "release_all", "scratch", "search_sorted", "sorted_position",
-    "take",
+    "block_sum", "counts_from_files", "derived_columns", "derived_on_disk", "discard_files",
+    "first_index", "is_on_disk", "n_at_least", "release", "release_all", "scratch",
+    "search_sorted", "sorted_position", "take",
 ]  # fmt: skip
 
 #: Every array mapped by this module that is still alive (for :func:`release_all`).
@@ -65,8 +64,9 @@ def _mapping(a: object) -> mmap.mmap | None:
 
 
 def is_on_disk(a: object) -> bool:
-    """Whether ``a`` is (a view of) a memory-mapped file."""
-    return _mapping(a) is not None
+    """Whether ``a`` is (a view of) a memory-mapped file, or a column computed from one
+    (:class:`._columns.CountColumn`)."""
+    return getattr(a, "on_disk", False) is True or _mapping(a) is not None
 
 
 #: :func:`release` hands pages back in ranges of at least this many bytes: a pass over a table
@@ -209,22 +209,70 @@ def derived_on_disk(
     on disk: the whole array never exists in memory.  The pages of ``like`` and of ``reads``
     (the arrays ``func`` reads) are handed back after each block.
     """
-    out = scratch(like, dtype)
-    for lo in range(0, out.shape[0], WRITE_BLOCK):
-        part = slice(lo, min(lo + WRITE_BLOCK, out.shape[0]))
-        out[part] = func(part)
-        for a in (out, like, *reads):
-            release(a[part])
+    (out,) = derived_columns(like, lambda part: (func(part),), (dtype,), reads=reads)
     return out
+
+
+def derived_columns(
+    like: np.ndarray,
+    func: Callable[[slice], tuple[Any, ...]],
+    dtypes: tuple[np.dtype | type, ...],
+    *,
+    reads: tuple[np.ndarray, ...] = (),
+    block: int = WRITE_BLOCK,
+) -> tuple[np.ndarray, ...]:
+    """Arrays of ``like``'s length (one per dtype of ``dtypes``), ``func(block slice)`` giving
+    each one's values on the block, the blocks in increasing order (``func`` may carry a
+    running total from one to the next): on disk beside ``like`` when it is on disk, in memory
+    otherwise.
+
+    On disk each block is written to its file with ``write`` and the files are mapped once
+    complete: writing through a fresh mapping instead took a page fault (and a block
+    allocation) per 4 kB page, 1.7 s against 0.14 s for 800 MB.  The pages of ``like`` and of
+    ``reads`` are handed back after each block.
+    """
+    k = like.shape[0]
+    if k == 0 or not is_on_disk(like):
+        outs = tuple(np.empty(k, dtype=d) for d in dtypes)
+        for lo in range(0, k, block):
+            part = slice(lo, min(lo + block, k))
+            for out, values in zip(outs, func(part), strict=True):
+                out[part] = values
+        return outs
+    files = [_temporary_file(like) for _ in dtypes]
+    try:
+        for lo in range(0, k, block):
+            part = slice(lo, min(lo + block, k))
+            for file, dtype, values in zip(files, dtypes, func(part), strict=True):
+                values = np.broadcast_to(
+                    np.asarray(values).astype(dtype, copy=False), (part.stop - lo,)
+                )
+                file.write(np.ascontiguousarray(values).data)
+            for a in (like, *reads):
+                release(a[part])
+        mapped: list[np.ndarray] = []
+        for file, dtype in zip(files, dtypes, strict=True):
+            file.flush()
+            mapped.append(np.memmap(file, dtype=dtype, mode="r+", shape=(k,)))
+            _remember(mapped[-1])
+        return tuple(mapped)
+    finally:
+        for file in files:
+            file.close()  # the mappings keep the (unnamed) files
+
+
+def _temporary_file(like: np.ndarray) -> Any:
+    """An unnamed temporary file in the folder of ``like``'s file (or the system's)."""
+    filename = getattr(_owner(like), "filename", None)
+    folder = Path(filename).parent if filename else None
+    return tempfile.TemporaryFile(dir=folder if folder is not None and folder.is_dir() else None)
 
 
 def _empty_file_array(like: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
     """A zero-filled array of ``like``'s length in an unnamed temporary file (sparse until
     written) in the folder of ``like``'s file."""
-    filename = getattr(_owner(like), "filename", None)
-    folder = Path(filename).parent if filename else None
     k = like.shape[0]
-    file = tempfile.TemporaryFile(dir=folder if folder is not None and folder.is_dir() else None)
+    file = _temporary_file(like)
     try:
         if k == 0:
             return np.empty(0, dtype=dtype)

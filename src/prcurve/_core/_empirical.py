@@ -13,6 +13,7 @@ import numpy as np
 
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
 from ._batch import TIES, functional_precision
+from ._columns import CountColumn, read_rows
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._disk import block_sum, derived_on_disk, is_on_disk, release_all, take
 from ._frame import data_frame
@@ -402,9 +403,10 @@ class PRCurve:
     def to_roc(self) -> ROCCurve:
         """The same operating points in ROC space (Davis & Goadrich Theorem 3.1)."""
         tp, fp, n_pos, n_neg = self.tp, self.fp, self.n_pos, self.n_neg
-        if is_on_disk(tp):
-            fpr = derived_on_disk(tp, lambda b: fp[b] / n_neg, reads=(fp,))
-            tpr = derived_on_disk(tp, lambda b: tp[b] / n_pos)
+        if is_on_disk(tp):  # computed from the counts where read (never written)
+            k = tp.shape[0]
+            fpr: Any = CountColumn(lambda rows: read_rows(fp, rows) / n_neg, k)
+            tpr: Any = CountColumn(lambda rows: read_rows(tp, rows) / n_pos, k)
         else:
             fpr, tpr = fp / n_neg, tp / n_pos
         return ROCCurve(

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ._disk import release, scratch, search_sorted, take
+from ._disk import derived_columns, release, search_sorted, take
 from ._interpolation import dg_precision
 from ._results import compact_repr
 
@@ -186,18 +187,22 @@ def thin_indices(
     k = tp.shape[0]
     required = np.union1d(keep_required, [0, k - 1]).astype(np.int64)
     budget = max_points - required.shape[0]
-    cum = scratch(tp)  # the cumulative path length, made block by block (on disk with tp)
-    prev, total = None, 0.0
-    for lo in range(0, k, BOUND_BLOCK):
-        t, f = tp[lo : lo + BOUND_BLOCK], fp[lo : lo + BOUND_BLOCK]
+    n_pos = np.float64(tp[-1])
+    carried: list[Any] = [None, 0.0]  # the previous block's last point and path length
+
+    def path_length(part: slice) -> tuple[np.ndarray]:
+        t, f = tp[part], fp[part]
         precision = t / np.add(t, f, dtype=np.float64)
-        recall = t / np.float64(tp[-1])
+        recall = t / n_pos
+        prev = carried[0]
         steps = path_steps(recall, precision, (recall[0], precision[0]) if prev is None else prev)
         # summed on from the previous block's total: the same additions as one cumsum
-        cum[lo : lo + BOUND_BLOCK] = np.cumsum(np.concatenate([[total], steps]))[1:]
-        prev, total = (recall[-1], precision[-1]), float(cum[lo + t.shape[0] - 1])
-        for a in (cum, tp, fp):
-            release(a[lo : lo + BOUND_BLOCK])
+        cum = np.cumsum(np.concatenate([[carried[1]], steps]))[1:]
+        carried[:] = [(recall[-1], precision[-1]), float(cum[-1])]
+        return (cum,)
+
+    # the cumulative path length, made block by block (on disk with tp)
+    (cum,) = derived_columns(tp, path_length, (np.float64,), reads=(fp,), block=BOUND_BLOCK)
     fill = spread_indices(cum, 0.0, float(cum[-1]), budget)
     del cum
     keep = np.union1d(required, fill)  # at most max(max_points, len(required)) points

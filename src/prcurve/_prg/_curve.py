@@ -13,13 +13,14 @@ from typing import Any
 import numpy as np
 
 from .._core._area import CHUNK
+from .._core._columns import CountColumn, read_rows
 from .._core._counts import BinaryCounts, binary_counts
-from .._core._disk import block_sum, first_index, is_on_disk, release, release_all, scratch
+from .._core._disk import block_sum, derived_columns, first_index, is_on_disk, release, release_all
 from .._core._empirical import PRCurve, ROCCurve
 from .._core._frame import data_frame
 from .._core._hull import upper_hull_indices
 from .._core._results import compact_repr
-from ._gain import check_beta, count_gains, expected_f_gain
+from ._gain import check_beta, count_gain, count_gains, expected_f_gain
 
 __all__ = ["FBetaOptimum", "PRGCurve", "prg_curve"]
 
@@ -120,15 +121,26 @@ class PRGCurve:
         """The operating points of a computed PR curve, in PRG space (no new sort)."""
         if not isinstance(curve, PRCurve):
             raise TypeError(f"curve: expected a PRCurve, got {type(curve).__name__}")
-        tp, fp, n = curve.tp, curve.fp, curve.tp.shape[0]
-        pg, rg = scratch(tp), scratch(tp)  # on disk with a curve on disk
-        for lo in range(0, n, CHUNK):  # in pieces: few temporaries of millions of points
-            part = slice(lo, lo + CHUNK)
-            pg[part], rg[part] = count_gains(
-                tp[part], fp[part], curve.n_pos - tp[part], curve.n_pos, curve.n_neg
+        tp, fp, n_pos, n_neg = curve.tp, curve.fp, curve.n_pos, curve.n_neg
+        pg: Any
+        rg: Any
+        if is_on_disk(tp):  # computed from the counts where read (never written)
+
+            def precision_gain(rows: Any) -> np.ndarray:
+                return count_gain(read_rows(fp, rows), read_rows(tp, rows), n_pos, n_neg)
+
+            def recall_gain(rows: Any) -> np.ndarray:
+                t = read_rows(tp, rows)
+                return count_gain(n_pos - t, t, n_pos, n_neg)
+
+            pg, rg = CountColumn(precision_gain, tp.shape[0]), CountColumn(recall_gain, tp.shape[0])
+        else:  # in pieces: few temporaries of millions of points
+            pg, rg = derived_columns(
+                tp,
+                lambda part: count_gains(tp[part], fp[part], n_pos - tp[part], n_pos, n_neg),
+                (np.float64, np.float64),
+                block=CHUNK,
             )
-            for a in (pg, rg, tp, fp):
-                release(a[part])
         return cls(
             thresholds=curve.thresholds,
             tp=curve.tp,

@@ -10,13 +10,14 @@ columns than pixels the drawn image is the same up to antialiasing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .._core._disk import release, release_all
 
-__all__ = ["thin_axes", "thin_indices"]
+__all__ = ["thin_axes", "thin_indices", "thin_lines"]
 
 #: Columns per axis width: several times the pixels of a report panel (about 400–600).
 COLUMNS = 4000
@@ -47,12 +48,45 @@ def thin_indices(
     n = x.shape[0]
     if n <= 4 * columns:
         return np.arange(n)
+
+    def read(part: slice) -> tuple[np.ndarray, tuple[np.ndarray]]:
+        xs, ys = x[part], y[part]
+        release(x[part])  # a curve on disk: its pages go back after each block
+        release(y[part])
+        return xs, (ys,)
+
+    return thin_lines(n, read, lo, hi, columns, block=block)
+
+
+def thin_lines(
+    n: int,
+    read: Callable[[slice], tuple[np.ndarray, Sequence[np.ndarray]]],
+    lo: float,
+    hi: float,
+    columns: int = COLUMNS,
+    *,
+    block: int = BLOCK,
+) -> np.ndarray:
+    """:func:`thin_indices` of several lines of ``n`` points sharing their x: the sorted
+    union of each line's kept points, ``read(block slice)`` giving the x and every line's y
+    on a block (read once for all the lines: the lines of a curve on disk computed a block at
+    a time, each block once)."""
+    if n <= 4 * columns:
+        return np.arange(n)
     width = hi - lo if hi > lo else 1.0
-    parts = []
+    parts: list[list[dict[str, np.ndarray]]] = []
     for b in range(0, n, block):
-        parts.append(_block_runs(x[b : b + block], y[b : b + block], lo, width, columns, b))
-        release(x[b : b + block])  # a curve on disk: its pages go back after each block
-        release(y[b : b + block])
+        xs, ys = read(slice(b, min(b + block, n)))
+        parts.extend([] for _ in range(len(ys) - len(parts)))
+        for line, y in zip(parts, ys, strict=False):
+            line.append(_block_runs(xs, y, lo, width, columns, b))
+    out = np.concatenate([_kept(line, block) for line in parts])
+    out.sort()
+    return out[np.concatenate([[True], out[1:] != out[:-1]])]
+
+
+def _kept(parts: list[dict[str, np.ndarray]], block: int) -> np.ndarray:
+    """The kept points of one line from its blocks' runs (:func:`_block_runs`)."""
     seg = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     # a block's first segment continues the previous block's last run when both are finite and
     # in the same column
@@ -67,8 +101,7 @@ def thin_indices(
     keep = [seg["start"][first_seg], seg["end"][np.r_[first_seg[1:], cont.shape[0]] - 1]]
     for name in ("low", "high"):
         keep.append(seg[name + "_at"][_first_extremes(seg[name], first_seg, name)])
-    out = np.sort(np.concatenate(keep))
-    return out[np.concatenate([[True], out[1:] != out[:-1]])]
+    return np.concatenate(keep)
 
 
 def _first_extremes(values: np.ndarray, starts: np.ndarray, name: str) -> np.ndarray:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +73,7 @@ __all__ = [
     "choice_task",
     "flagged_rows",
     "full_view",
-    "metric_columns",
+    "metric_blocks",
     "view_task",
 ]
 
@@ -289,7 +290,7 @@ def full_view(pr: PRCurve, vb: ViewBands, rows: np.ndarray | None = None) -> Thr
 
     With ``rows`` (increasing indices of ``pr``'s thresholds, holding every row of
     ``vb.band_index``) the view of those rows only: the same values there, read at those rows
-    (how a figure shows the view of a curve on disk, :func:`metric_columns`).
+    (how a figure shows the view of a curve on disk, :func:`metric_blocks`).
     """
     args = (float(pr.n_pos), float(pr.n_neg), vb.beta * vb.beta)
     thresholds, tp, fp, band_index = pr.thresholds, pr.tp, pr.fp, vb.band_index
@@ -323,36 +324,27 @@ def _metric_on_disk(
     return derived_on_disk(tp, block, reads=(fp,))
 
 
-class _Column:
-    """One metric of the threshold view in increasing-threshold order, computed a slice at a
-    time from the counts (what :func:`prcurve.plot._thin.thin_indices` reads): the view of a
-    curve on disk is thinned for its figure without writing its metrics anywhere."""
+def metric_blocks(
+    pr: PRCurve, beta: float
+) -> Callable[[slice], tuple[np.ndarray, tuple[np.ndarray, ...]]]:
+    """The threshold view's columns a slice at a time, in increasing-threshold order (what
+    :func:`prcurve.plot._thin.thin_lines` reads): ``read(part)`` gives the thresholds (as
+    float64) and each metric of :data:`METRICS` on those rows, computed from the counts, so
+    the view of a curve on disk is thinned for its figure without writing its metrics
+    anywhere, and each block of counts is read once for all the metrics."""
+    k = pr.tp.shape[0]
+    totals = (float(pr.n_pos), float(pr.n_neg), beta * beta)
 
-    def __init__(self, pr: PRCurve, metric: str | None, b2: float) -> None:
-        self.pr, self.metric, self.b2 = pr, metric, b2
-        self.shape = pr.tp.shape
-
-    def __getitem__(self, part: slice) -> np.ndarray:
-        k = self.shape[0]
+    def read(part: slice) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         lo, hi, _ = part.indices(k)
         rows = slice(k - hi, k - lo)  # the same points in the curve's decreasing order
-        pr = self.pr
-        if self.metric is None:
-            out = np.asarray(pr.thresholds[rows], dtype=np.float64)
-        else:
-            totals = (float(pr.n_pos), float(pr.n_neg), self.b2)
-            out = _metrics(pr.tp[rows], pr.fp[rows], *totals)[self.metric]
+        thresholds = np.asarray(pr.thresholds[rows], dtype=np.float64)[::-1]
+        values = _metrics(pr.tp[rows], pr.fp[rows], *totals)
         for a in (pr.thresholds, pr.tp, pr.fp):
             release(a[rows])
-        return out[::-1]
+        return thresholds, tuple(values[m][::-1] for m in METRICS)
 
-
-def metric_columns(pr: PRCurve, beta: float) -> dict[str, Any]:
-    """The thresholds (key ``"thresholds"``) and each metric of :data:`METRICS` as increasing-
-    threshold columns computed slice by slice (:class:`_Column`)."""
-    cols: dict[str, Any] = {"thresholds": _Column(pr, None, beta * beta)}
-    cols.update({m: _Column(pr, m, beta * beta) for m in METRICS})
-    return cols
+    return read
 
 
 def _view_bands(sub: ThresholdView, pr: PRCurve, p: Plan) -> ViewBands:

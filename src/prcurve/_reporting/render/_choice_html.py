@@ -19,8 +19,7 @@ import numpy as np
 from markupsafe import Markup
 
 from ..._core._disk import n_at_least
-from ..._decision._threshold_view import METRICS
-from ..analysis._choice import full_view, metric_columns
+from ..analysis._choice import full_view, metric_blocks
 from ._page import img
 from ._png import figure_png
 from ._templates import code, render, with_ci
@@ -73,19 +72,18 @@ def _thinned(sc: Any, marks: list[float]) -> Any:
     Matplotlib then never holds a million-point line (at 10⁶ distinct scores drawing the
     full view took 0.9 s and 300 MB more; :func:`prcurve.plot._thin.thin_axes` thins only
     after the lines exist).  The metrics are read slice by slice off the counts
-    (:func:`..analysis._choice.metric_columns`) and the view is made of the kept rows only, so
+    (:func:`..analysis._choice.metric_blocks`) and the view is made of the kept rows only, so
     a curve of 10⁸ thresholds on disk is never written out whole as five metric arrays.
     """
-    from ...plot._thin import COLUMNS, thin_indices
+    from ...plot._thin import COLUMNS, thin_lines
 
     pr, vb = sc.pr, sc.view_bands
     k = pr.thresholds.shape[0]
     if k <= 4 * COLUMNS:
         return sc.threshold_view
-    cols = metric_columns(pr, vb.beta)
-    x = cols["thresholds"]  # increasing, as drawn
-    lo, hi = float(x[0:1][0]), float(x[k - 1 : k][0])
-    keep = [k - 1 - thin_indices(x, cols[m], lo, hi) for m in METRICS]
+    # the thresholds increasing, as drawn: from the lowest to the highest
+    lo, hi = (float(np.float64(pr.thresholds[i])) for i in (k - 1, 0))
+    keep = [k - 1 - thin_lines(k, metric_blocks(pr, vb.beta), lo, hi)]
     if vb.band_index is not None:
         keep.append(vb.band_index)
     held = n_at_least(pr.thresholds, np.asarray(marks, dtype=np.float64)) - 1
