@@ -62,11 +62,14 @@ def same_numbers(mem: BinaryCounts, disk: BinaryCounts) -> None:
         assert b.auc(m) == pytest.approx(a.auc(m), rel=REL, abs=1e-15), m
     ra, rb = a.to_roc(), b.to_roc()
     assert is_on_disk(rb.fpr)
+    assert np.array_equal(np.asarray(rb.fpr), ra.fpr) and np.array_equal(rb.tpr[:], ra.tpr)
     assert rb.auc() == pytest.approx(ra.auc(), rel=REL)
     assert np.array_equal(ra.convex_hull().tp, rb.convex_hull().tp)
     assert np.array_equal(a.achievable().thresholds, b.achievable().thresholds)
     ga, gb = PRGCurve.from_pr(a), PRGCurve.from_pr(b)
     assert is_on_disk(gb.recall_gain)
+    assert np.array_equal(np.asarray(gb.recall_gain), ga.recall_gain)
+    assert np.array_equal(np.asarray(gb.precision_gain), ga.precision_gain)
     assert gb.y0 == ga.y0
     assert gb.auc() == pytest.approx(ga.auc(), rel=REL, abs=1e-15)
     assert gb.best_f_threshold() == ga.best_f_threshold()
