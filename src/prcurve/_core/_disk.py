@@ -33,7 +33,7 @@ import numpy as np
 
 __all__ = [
     "block_sum", "counts_from_files", "derived_columns", "derived_on_disk", "discard_files",
-    "first_index", "is_on_disk", "n_at_least", "release", "release_all", "scratch",
+    "first_index", "is_on_disk", "n_at_least", "release", "release_all", "remembered", "scratch",
     "search_sorted", "sorted_position", "take",
 ]  # fmt: skip
 
@@ -193,6 +193,42 @@ def counts_from_files(
     _FOLDERS.add(folder)
     _remember(*arrays)
     return arrays
+
+
+_memos: list[tuple[weakref.ref[np.ndarray], tuple[np.ndarray, ...], dict[Any, Any]]] = []
+_memos_lock = threading.Lock()
+
+
+def remembered(arrays: tuple[np.ndarray, ...], key: Any, compute: Callable[[], Any]) -> Any:
+    """``compute()``, once per ``key`` while the arrays ``arrays`` of a curve on disk live
+    (computed every time for arrays in memory).
+
+    A curve of 10⁸ points on disk is asked for the same pass-over-everything results by
+    several steps of the report -- its areas, its ROC AUC, its ROC hull (for the ROC, the PRG
+    and the achievable curve, and the curve file's thinning) -- and each costs a pass over the
+    whole table.  The memo holds the first array weakly (an entry goes with the curve) and the
+    others strongly (they live as long as the curve anyway).
+    """
+    if not is_on_disk(arrays[0]):
+        return compute()
+    with _memos_lock:
+        _memos[:] = [e for e in _memos if e[0]() is not None]
+        memo = next(
+            (m for ref, rest, m in _memos
+             if ref() is arrays[0] and len(rest) == len(arrays) - 1
+             and all(a is b for a, b in zip(rest, arrays[1:], strict=True))),
+            None,
+        )  # fmt: skip
+        if memo is None:
+            memo = {}
+            _memos.append((weakref.ref(arrays[0]), tuple(arrays[1:]), memo))
+        if key in memo:
+            return memo[key]
+    value = compute()
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False  # shared by every caller
+    with _memos_lock:
+        return memo.setdefault(key, value)
 
 
 def derived_on_disk(

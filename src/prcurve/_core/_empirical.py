@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 import warnings
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,7 +13,7 @@ from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, pre
 from ._batch import TIES, functional_precision
 from ._columns import CountColumn, read_rows
 from ._counts import BinaryCounts, binary_counts, count_sorted
-from ._disk import block_sum, derived_on_disk, is_on_disk, release_all, take
+from ._disk import block_sum, derived_on_disk, is_on_disk, release_all, remembered, take
 from ._frame import data_frame
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
@@ -51,42 +49,24 @@ class ThresholdsDroppedWarning(PRCurveWarning):
     """Some requested thresholds predict no instance positive, so they give no PR point."""
 
 
-_disk_areas: list[tuple[weakref.ref[np.ndarray], np.ndarray, Any, dict[str, float]]] = []
-_disk_areas_lock = threading.Lock()
-
-
 def _disk_area(tp: np.ndarray, fp: np.ndarray, n_pos: Any, method: str) -> float:
-    """``area_from_counts`` of counts on disk, remembered while they live: the report asks
-    a curve of 10⁸ points for its areas several times (analysis, thinning of the curve file,
-    other tools), and each is a pass over the whole table."""
-    with _disk_areas_lock:
-        _disk_areas[:] = [e for e in _disk_areas if e[0]() is not None]
-        memo = next(
-            (e[3] for e in _disk_areas if e[0]() is tp and e[1] is fp and e[2] == n_pos), None
-        )
-        if memo is None:
-            memo = {}
-            _disk_areas.append((weakref.ref(tp), fp, n_pos, memo))
-    if method not in memo:
-        memo[method] = area_from_counts(tp, fp, n_pos, method)
-    return memo[method]
+    """``area_from_counts`` of counts on disk, once per table (:func:`._disk.remembered`):
+    the report asks a curve of 10⁸ points for its areas several times (analysis, thinning of
+    the curve file, other tools), and each is a pass over the whole table."""
+    return remembered(
+        (tp, fp), ("area", n_pos, method), lambda: area_from_counts(tp, fp, n_pos, method)
+    )
 
 
 def _disk_roc_auc(tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any) -> float:
     """The ROC AUC of counts on disk, a block at a time and once per table (as
     :func:`_disk_area`)."""
-    key = f"roc_auc/{n_neg!r}"
-    with _disk_areas_lock:
-        memo = next(
-            (e[3] for e in _disk_areas if e[0]() is tp and e[1] is fp and e[2] == n_pos), None
-        )
-    if memo is not None and key in memo:
-        return memo[key]
-    k = tp.shape[0]
-    value = _roc_auc_in_blocks(k, lambda b: fp[b] / n_neg, lambda b: tp[b] / n_pos, tp, fp)
-    if memo is not None:
-        memo[key] = value
-    return value
+
+    def compute() -> float:
+        k = tp.shape[0]
+        return _roc_auc_in_blocks(k, lambda b: fp[b] / n_neg, lambda b: tp[b] / n_pos, tp, fp)
+
+    return remembered((tp, fp), ("roc_auc", n_pos, n_neg), compute)
 
 
 #: The arrays of a :class:`PRCurve`, one value per operating point.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._disk import is_on_disk, release, release_all
+from ._disk import is_on_disk, release, release_all, remembered
 
 __all__ = ["envelope_dominates", "upper_hull_indices"]
 
@@ -46,6 +46,14 @@ def upper_hull_indices(fp: np.ndarray, tp: np.ndarray, *, block: int = BLOCK) ->
     k = fp.shape[0]
     if k <= 2 * block or not (_exact_counts(fp, tp) or is_on_disk(fp)):
         return _upper_hull(fp, tp)
+    # a curve on disk: hulled once (its ROC, PRG and achievable curves and its curve file's
+    # thinning all ask for this hull, each a pass over the whole table)
+    return remembered((fp, tp), ("upper_hull", block), lambda: _hull_in_blocks(fp, tp, block))
+
+
+def _hull_in_blocks(fp: np.ndarray, tp: np.ndarray, block: int) -> np.ndarray:
+    """:func:`upper_hull_indices` of a long curve: each block's hull, then theirs."""
+    k = fp.shape[0]
     parts = []
     for lo in range(0, k, block):
         parts.append(lo + _upper_hull(fp[lo : lo + block], tp[lo : lo + block]))

@@ -6,11 +6,8 @@ views of a scorer are derived from its PR curve on access).
 
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass, field
 
-from ..._core._disk import is_on_disk
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._decision._threshold_view import ThresholdView
 from ..._inference._auc_ci import AUCPRInterval
@@ -27,32 +24,15 @@ from ._sizing import Plan
 
 __all__ = ["Analysis", "EngineFacts", "InferenceStep", "ScorerAnalysis", "prg_of", "roc_of"]
 
-_lock = threading.Lock()
-_derived: list[tuple[weakref.ref[PRCurve], ROCCurve, PRGCurve]] = []
-
-
-def _derived_on_disk(pr: PRCurve) -> tuple[ROCCurve, PRGCurve]:
-    """The ROC and PRG curves of a PR curve on disk, made once while it lives (their arrays on
-    disk too): the analysis reads their hulls and areas and the figures draw them, and each
-    derivation writes two arrays of the curve's length."""
-    with _lock:
-        _derived[:] = [d for d in _derived if d[0]() is not None]
-        for ref, roc, prg in _derived:
-            if ref() is pr:
-                return roc, prg
-        roc, prg = pr.to_roc(), PRGCurve.from_pr(pr)
-        _derived.append((weakref.ref(pr), roc, prg))
-        return roc, prg
-
 
 def roc_of(pr: PRCurve) -> ROCCurve:
-    """``pr.to_roc()``: made on each call in memory, once for a curve on disk."""
-    return _derived_on_disk(pr)[0] if is_on_disk(pr.tp) else pr.to_roc()
+    """``pr.to_roc()`` (a curve on disk: columns computed from its counts where read)."""
+    return pr.to_roc()
 
 
 def prg_of(pr: PRCurve) -> PRGCurve:
-    """``PRGCurve.from_pr(pr)``: made on each call in memory, once for a curve on disk."""
-    return _derived_on_disk(pr)[1] if is_on_disk(pr.tp) else PRGCurve.from_pr(pr)
+    """``PRGCurve.from_pr(pr)`` (a curve on disk: columns computed from its counts)."""
+    return PRGCurve.from_pr(pr)
 
 
 @dataclass(frozen=True)
