@@ -24,13 +24,12 @@ The functions take row blocks with one row of context (the previous point) so th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from ._disk import derived_columns, release, search_sorted, take
+from ._disk import is_on_disk, release, search_sorted, take
 from ._interpolation import dg_precision
 from ._results import compact_repr
 
@@ -187,24 +186,20 @@ def thin_indices(
     k = tp.shape[0]
     required = np.union1d(keep_required, [0, k - 1]).astype(np.int64)
     budget = max_points - required.shape[0]
-    n_pos = np.float64(tp[-1])
-    carried: list[Any] = [None, 0.0]  # the previous block's last point and path length
-
-    def path_length(part: slice) -> tuple[np.ndarray]:
-        t, f = tp[part], fp[part]
-        precision = t / np.add(t, f, dtype=np.float64)
-        recall = t / n_pos
-        prev = carried[0]
-        steps = path_steps(recall, precision, (recall[0], precision[0]) if prev is None else prev)
-        # summed on from the previous block's total: the same additions as one cumsum
-        cum = np.cumsum(np.concatenate([[carried[1]], steps]))[1:]
-        carried[:] = [(recall[-1], precision[-1]), float(cum[-1])]
-        return (cum,)
-
-    # the cumulative path length, made block by block (on disk with tp)
-    (cum,) = derived_columns(tp, path_length, (np.float64,), reads=(fp,), block=BOUND_BLOCK)
-    fill = spread_indices(cum, 0.0, float(cum[-1]), budget)
-    del cum
+    if is_on_disk(tp):  # the path walked twice rather than written (see _path_in_blocks)
+        total = 0.0
+        for _, _, cum in _path_in_blocks(tp, fp):
+            total = float(cum[-1])
+        fill = np.concatenate(
+            [np.empty(0, dtype=np.int64)]
+            + [spread_indices(cum, start, total, budget, lo)
+               for lo, start, cum in _path_in_blocks(tp, fp)]
+        )  # fmt: skip
+    else:
+        blocks = [cum for _, _, cum in _path_in_blocks(tp, fp)]
+        cum = np.concatenate(blocks) if blocks else np.empty(0)
+        fill = spread_indices(cum, 0.0, float(cum[-1]), budget)
+        del cum, blocks
     keep = np.union1d(required, fill)  # at most max(max_points, len(required)) points
     kept_tp, kept_fp = take(tp, keep), take(fp, keep)
     bounds = [0.0]
@@ -215,6 +210,31 @@ def thin_indices(
         release(tp[lo:hi])
         release(fp[lo:hi])
     return keep, float(np.max(bounds))  # (a NaN would show, as in one pass)
+
+
+def _path_in_blocks(tp: np.ndarray, fp: np.ndarray) -> Iterator[tuple[int, float, np.ndarray]]:
+    """The cumulative Davis–Goadrich path length, block by block: ``(offset, length before
+    the block, cumulative length at each point of the block)``.
+
+    Each block's sums go on from the previous block's total, the same additions as one
+    ``cumsum`` of every step, so two walks give the same values bit for bit: a curve on disk
+    is walked once for the total and once to place the points (:func:`spread_indices` per
+    block), instead of writing the lengths out (a file of the curve's length, which the
+    kernel throttles at a few GB of writes) and reading them back.
+    """
+    k = tp.shape[0]
+    n_pos = np.float64(tp[-1])
+    prev, total = None, 0.0
+    for lo in range(0, k, BOUND_BLOCK):
+        t, f = tp[lo : lo + BOUND_BLOCK], fp[lo : lo + BOUND_BLOCK]
+        precision = t / np.add(t, f, dtype=np.float64)
+        recall = t / n_pos
+        steps = path_steps(recall, precision, (recall[0], precision[0]) if prev is None else prev)
+        cum = np.cumsum(np.concatenate([[total], steps]))[1:]
+        release(tp[lo : lo + BOUND_BLOCK])
+        release(fp[lo : lo + BOUND_BLOCK])
+        yield lo, total, cum
+        prev, total = (recall[-1], precision[-1]), float(cum[-1])
 
 
 #: Segments per block of :func:`thin_indices`'s bound (its temporaries: a few dozen arrays of
