@@ -167,3 +167,65 @@ def test_a_long_curve_on_disk_is_analysed_in_bounded_memory(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 40 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize(
+    ("chunk", "span"), [(4, 1 << 20), (1 << 16, 64), (3, 40), (1 << 16, 1 << 25)]
+)
+def test_take_from_disk_in_chunks_of_bounded_count_and_span(tmp_path, monkeypatch, chunk, span):
+    """Gathers from a table on disk go a chunk at a time, each chunk holding at most
+    TAKE_CHUNK indices over at most TAKE_SPAN bytes (its pages handed back after it): the same
+    values as one gather, whatever the chunking."""
+    import prcurve._core._disk as disk
+
+    monkeypatch.setattr(disk, "TAKE_CHUNK", chunk)
+    monkeypatch.setattr(disk, "TAKE_SPAN", span)
+    mem = count_sorted(*data(5000, 1)[:2])
+    tp = on_disk(mem, tmp_path / "c").tp
+    spans = []
+    real = disk.release
+
+    def release(view, *, exact=False):
+        if exact:
+            spans.append(view.nbytes)
+        real(view, exact=exact)
+
+    monkeypatch.setattr(disk, "release", release)
+    rng = np.random.default_rng(2)
+    idx = np.unique(rng.integers(0, tp.shape[0], 300))
+    np.testing.assert_array_equal(disk.take(tp, idx), mem.tp[idx])
+    assert spans and max(spans) <= max(span, tp.itemsize) and len(spans) >= len(idx) / chunk
+
+
+def test_remembered_computes_once_per_table_even_when_asked_at_once(tmp_path):
+    """Two threads asking for the same pass over a table on disk: one computes, the other
+    waits and gets the same (read-only) result; arrays in memory are computed every time."""
+    import threading
+    import time
+
+    from prcurve._core._disk import remembered
+
+    mem = count_sorted(*data(2000, 4)[:2])
+    disk = on_disk(mem, tmp_path / "c")
+    calls = []
+
+    def compute():
+        calls.append(1)
+        time.sleep(0.2)
+        return np.arange(3)
+
+    got = []
+    threads = [
+        threading.Thread(target=lambda: got.append(remembered((disk.tp, disk.fp), "k", compute)))
+        for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and got[0] is got[1] and not got[0].flags.writeable
+    assert remembered((disk.tp, disk.fp), "other", lambda: 5) == 5
+    assert remembered((disk.fp, disk.tp), "k", lambda: 7) == 7  # another pair of arrays
+    remembered((mem.tp, mem.fp), "k", compute)
+    remembered((mem.tp, mem.fp), "k", compute)
+    assert len(calls) == 3

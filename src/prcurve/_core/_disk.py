@@ -124,23 +124,30 @@ def _advise(mm: mmap.mmap, lo: int, hi: int) -> None:
 
 #: Indices per chunk of :func:`take`.
 TAKE_CHUNK = 1 << 16
+#: Bytes of the array a chunk of :func:`take` may span.
+TAKE_SPAN = 32 << 20
 
 
 def take(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """``a[idx]`` for increasing indices ``idx``; from an array on disk a chunk of indices at
     a time, the pages each chunk mapped handed back (scattered reads map the pages around each
-    index too: all of ``a`` for a gather spread over it)."""
-    if not is_on_disk(a) or idx.shape[0] <= TAKE_CHUNK:
-        out = a[idx]
-        if is_on_disk(a) and idx.shape[0]:
-            release(a[int(idx[0]) : int(idx[-1]) + 1], exact=True)
-        return out
+    index too: all of ``a`` for a gather spread over it).
+
+    A chunk holds at most :data:`TAKE_CHUNK` indices spanning at most :data:`TAKE_SPAN` bytes
+    of ``a``: 65,536 indices spread over a table of 10⁸ points (a thinned curve's) mapped
+    nearly all of its 800 MB before they were handed back.
+    """
+    if not isinstance(a, np.ndarray) or not is_on_disk(a) or idx.shape[0] == 0:
+        return a[idx]  # (a column computed from counts on disk gathers them this way itself)
+    span = max(1, TAKE_SPAN // a.itemsize)
+    cuts = np.searchsorted(idx, np.arange(int(idx[0]) + span, int(idx[-1]) + 1, span))
+    starts = np.union1d(np.arange(0, idx.shape[0], TAKE_CHUNK), cuts[cuts < idx.shape[0]])
     parts = []
-    for lo in range(0, idx.shape[0], TAKE_CHUNK):
-        chunk = idx[lo : lo + TAKE_CHUNK]
+    for lo, hi in zip(starts, [*starts[1:], idx.shape[0]], strict=True):
+        chunk = idx[lo:hi]
         parts.append(a[chunk])
         release(a[int(chunk[0]) : int(chunk[-1]) + 1], exact=True)
-    return np.concatenate(parts)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def release_all() -> None:
@@ -224,11 +231,19 @@ def remembered(arrays: tuple[np.ndarray, ...], key: Any, compute: Callable[[], A
             _memos.append((weakref.ref(arrays[0]), tuple(arrays[1:]), memo))
         if key in memo:
             return memo[key]
-    value = compute()
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False  # shared by every caller
-    with _memos_lock:
-        return memo.setdefault(key, value)
+        # one thread computes, another asking meanwhile waits for it (the analysis and the
+        # curve file's writer ask for the same hull at the same time)
+        computing = memo.setdefault(("computing", key), threading.RLock())
+    with computing:
+        with _memos_lock:
+            if key in memo:
+                return memo[key]
+        value = compute()
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False  # shared by every caller
+        with _memos_lock:
+            memo[key] = value
+    return value
 
 
 def derived_on_disk(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._disk import is_on_disk, release, release_all, remembered
+from ._disk import is_on_disk, release, release_all, remembered, take
 
 __all__ = ["envelope_dominates", "upper_hull_indices"]
 
@@ -60,7 +60,8 @@ def _hull_in_blocks(fp: np.ndarray, tp: np.ndarray, block: int) -> np.ndarray:
         release(fp[lo : lo + block])
         release(tp[lo : lo + block])
     candidates = np.concatenate(parts)
-    hull = candidates[_upper_hull(fp[candidates], tp[candidates])]
+    # (gathered a chunk at a time from a curve on disk, its pages handed back as it goes)
+    hull = candidates[_upper_hull(take(fp, candidates), take(tp, candidates))]
     release_all()  # a curve on disk: the pages the scattered reads mapped go back
     return hull
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from threading import Event
 from typing import Any
 
-from ..._core._disk import release, release_all
+from ..._core._disk import release, release_all, take
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._prg._curve import PRGCurve
 from .._before_fork import register
@@ -146,7 +146,8 @@ def _thin_roc(roc: ROCCurve, area: float) -> ROCCurve:
     keep = thin_indices(roc.fpr, roc.tpr, 0.0, 1.0)
     arrays = {f.name: getattr(roc, f.name) for f in fields(ROCCurve)}
     if keep.shape[0] < roc.fpr.shape[0]:
-        arrays.update({k: arrays[k][keep] for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
+        # gathered a chunk at a time from a curve on disk (its pages handed back as it goes)
+        arrays.update({k: take(arrays[k], keep) for k in ("thresholds", "tp", "fp", "fpr", "tpr")})
     arrays["full_auc"] = area
     release_all()  # a curve on disk: the pages the scattered reads mapped go back
     return ROCCurve(**arrays)
