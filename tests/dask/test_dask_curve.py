@@ -352,3 +352,45 @@ def test_exact_counts_with_the_table_in_worker_memory_are_written_here(rng, kind
     np.testing.assert_array_equal(got.thresholds, full.thresholds)
     np.testing.assert_allclose(got.tp, full.tp, rtol=1e-12)
     np.testing.assert_allclose(got.fp, full.fp, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "error", "message"),
+    [
+        ("nan", ValueError, r"expected finite numbers, got NaNs \(2 non-finite values in total, "
+                            r"2 NaN\); no curve was computed"),
+        ("inf", ValueError, r"got infinite values \(1 non-finite value in total, 0 NaN\)"),
+        ("negatives", ValueError, r"y_true: expected both classes, got only negatives"),
+        ("positives", ValueError, r"y_true: expected both classes, got only positives"),
+    ],
+)  # fmt: skip
+def test_boolean_labels_are_validated_by_the_sorts_first_pass(
+    rng, tmp_path, monkeypatch, spoil, error, message
+):
+    """The report's rows (boolean labels, no weights) skip the validation pass: the sort's
+    first pass counts what it needs, the same errors are raised after it, and nothing is left
+    in ``workdir``; the counts are those of the other path."""
+    import prcurve.dask._curve as curve
+
+    y = rng.random(3000) < 0.2
+    s = rng.normal(size=3000)
+    if spoil == "nan":
+        s[[5, 2900]] = np.nan
+    elif spoil == "inf":
+        s[17] = -np.inf
+    elif spoil == "negatives":
+        y[:] = False
+    elif spoil == "positives":
+        y[:] = True
+    real = curve.check_dask_problem
+
+    def no_validation_pass(*args, **kwargs):
+        raise AssertionError("a validation pass of its own")
+
+    monkeypatch.setattr(curve, "check_dask_problem", no_validation_pass)
+    with pytest.raises(error, match=message):
+        curve.compute_counts(as_dask(y, 3), as_dask(s, 3), workdir=str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(curve, "check_dask_problem", real)
+    with pytest.raises(error, match=message.split(r"\)")[0]):  # the same error otherwise
+        curve.compute_counts(as_dask(y.astype(int), 3), as_dask(s, 3), workdir=str(tmp_path))

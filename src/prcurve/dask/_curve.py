@@ -18,7 +18,14 @@ from .._core._disk import counts_from_files
 from .._core._empirical import PRCurve
 from .._core._validation import check_positive_int
 from ._driver import counts_on_disk, exact_passes
-from ._input import Checked, check_dask_problem, dask_frame
+from ._input import (
+    BOOLEAN_LABELS,
+    Checked,
+    check_dask_problem,
+    check_runs,
+    checked_in_the_sort,
+    dask_frame,
+)
 from ._sort import COUNT_COLUMNS, sort_distinct, sort_to_counts
 
 __all__ = ["DaskCurve", "compute_counts", "compute_curve", "scheduler_context"]
@@ -176,12 +183,17 @@ def compute_counts(
     import dask
 
     frame = dask_frame(y_true, y_score, sample_weight)
-    checked = check_dask_problem(frame, None, False)
+    # the report's rows (boolean labels) are validated by the sort's first pass: one read of
+    # the data fewer (about 2 s of 36 at 10⁸ rows)
+    fused = workdir != "memory" and checked_in_the_sort(frame)
+    checked = BOOLEAN_LABELS if fused else check_dask_problem(frame, None, False)
     dtypes = _dtypes(frame, checked)
     if workdir != "memory":
         target = Path(tempfile.mkdtemp(prefix="prcurve-counts-", dir=workdir))
         try:
-            k, n_pos, n_neg = sort_to_counts(_rows(frame, checked), target, dtypes)
+            k, n_pos, n_neg = sort_to_counts(
+                _rows(frame, checked), target, dtypes, check=check_runs if fused else None
+            )
             if not checked.weighted:
                 n_pos, n_neg = int(n_pos), int(n_neg)
             columns = counts_from_files(

@@ -176,12 +176,7 @@ def check_dask_problem(frame: Any, pos_label: Any = None, soft_labels: bool = Fa
     n_bad = sum(st["n_bad"] for st in stats)
     if n_bad:
         n_nan = sum(st["n_nan"] for st in stats)
-        kind = "NaN" if n_nan else "infinite value"
-        raise ValueError(
-            f"y_score: expected finite numbers, got {kind}s "
-            f"({n_bad} non-finite value{'s' if n_bad > 1 else ''} in total, {n_nan} NaN); "
-            "nothing was sorted"
-        )
+        raise ValueError(_not_finite(n_bad, n_nan, "nothing was sorted"))
     if soft_labels and not _check_soft(stats, pos_label):
         return _soft_checked(stats, n_rows, weighted="w" in frame.columns)
     if any(st["n_labels"] > _LABEL_LIMIT for st in stats):
@@ -215,14 +210,56 @@ def check_dask_problem(frame: Any, pos_label: Any = None, soft_labels: bool = Fa
     if weighted and pos_total + neg_total == 0:
         raise ValueError("sample_weight: expected some positive weight, got all zeros")
     if pos_total == 0 or neg_total == 0:
-        missing = "positive" if pos_total == 0 else "negative"
-        raise ValueError(
-            f"y_true: expected both classes, got only "
-            f"{'negatives' if pos_total == 0 else 'positives'} (no {missing} sample"
-            f"{' with positive weight' if weighted else ''})"
-        )
+        raise ValueError(_one_class(pos_total == 0, weighted))
     n_eff = pos_total**2 / pos_sq if weighted else pos_total
     return Checked(positive, weighted, n_rows, pos_total, neg_total, n_eff)
+
+
+def _not_finite(n_bad: int, n_nan: int, consequence: str) -> str:
+    kind = "NaN" if n_nan else "infinite value"
+    return (
+        f"y_score: expected finite numbers, got {kind}s "
+        f"({n_bad} non-finite value{'s' if n_bad > 1 else ''} in total, {n_nan} NaN); "
+        f"{consequence}"
+    )
+
+
+def _one_class(no_positive: bool, weighted: bool) -> str:
+    missing = "positive" if no_positive else "negative"
+    return (
+        f"y_true: expected both classes, got only "
+        f"{'negatives' if no_positive else 'positives'} (no {missing} sample"
+        f"{' with positive weight' if weighted else ''})"
+    )
+
+
+#: What :func:`checked_in_the_sort` knows before any pass: positives are the True labels.
+BOOLEAN_LABELS = Checked([True], False, 0, 0.0, 0.0, 0.0)
+
+
+def checked_in_the_sort(frame: Any) -> bool:
+    """Whether the rows of ``frame`` can be validated by the sort's first pass instead of a
+    pass of their own (:func:`check_runs`): boolean labels without weights (what the report
+    hands over: which labels are positive is settled) and numeric scores."""
+    return (
+        "w" not in frame.columns
+        and frame["y"].dtype == np.dtype(bool)
+        and frame["s"].dtype.kind in "biuf"
+    )
+
+
+def check_runs(runs: list[dict[str, Any]]) -> None:
+    """The errors of :func:`check_dask_problem` from the counts the sort's runs return
+    (``prcurve.dask._sort.write_run``): no rows, non-finite scores, one class only."""
+    if sum(r["rows"] for r in runs) == 0:
+        raise ValueError("y_true: expected at least one sample, got an empty array")
+    n_bad = sum(r["n_bad"] for r in runs)
+    if n_bad:
+        n_nan = sum(r["n_nan"] for r in runs)
+        raise ValueError(_not_finite(n_bad, n_nan, "no curve was computed"))
+    pos, neg = (sum(r[key] for r in runs) for key in ("pos_rows", "neg_rows"))
+    if pos == 0 or neg == 0:
+        raise ValueError(_one_class(pos == 0, False))
 
 
 def _soft_checked(stats: list[dict[str, Any]], n_rows: int, weighted: bool) -> Checked:

@@ -31,6 +31,7 @@ the counts from the ranges directly saved writing, reading and copying 2.4 GB of
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,9 @@ def write_run(rows: Any, prefix: str) -> dict[str, Any]:
     negatives'); weights as one table (``prefix.s/pos/neg.npy``).
     """
     s, pos, neg = rows["s"].to_numpy(), rows["pos"].to_numpy(), rows["neg"].to_numpy()
+    facts = _facts(s, pos, neg)  # what validating the rows needs (prcurve.dask._input)
+    if facts["n_bad"]:  # nothing to sort: the caller raises
+        return {"prefix": prefix, "kind": "none", "n": 0} | facts | _sample(())
     if pos.dtype.kind in "iu" and neg.dtype.kind in "iu":
         if _one_row_each(pos, neg):
             classes = _class_counts(s, pos.astype(bool))
@@ -149,11 +153,24 @@ def write_run(rows: Any, prefix: str) -> dict[str, Any]:
         run = {"prefix": prefix, "kind": "classes", "n": vp.shape[0] + vn.shape[0],
                "sizes": (vp.shape[0], vn.shape[0]), "repeats": tuple(repeats),
                "dtype": vp.dtype}  # fmt: skip
-        return run | _sample((vp, vn))
+        return run | facts | _sample((vp, vn))
     s, pos, neg = collapse(s, pos, neg)
     for name, values in zip(_FIELDS, (s, pos, neg), strict=True):
         np.save(f"{prefix}.{name}.npy", values)
-    return {"prefix": prefix, "kind": "table", "n": s.shape[0]} | _sample((s,))
+    return {"prefix": prefix, "kind": "table", "n": s.shape[0]} | facts | _sample((s,))
+
+
+def _facts(s: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> dict[str, Any]:
+    """The rows of a partition, its non-finite scores (and NaNs among them) and its positive
+    and negative totals."""
+    bad = int(np.count_nonzero(~np.isfinite(s))) if s.dtype.kind == "f" else 0
+    return {
+        "rows": s.shape[0],
+        "n_bad": bad,
+        "n_nan": int(np.count_nonzero(np.isnan(s))) if bad else 0,
+        "pos_rows": pos.sum(),
+        "neg_rows": neg.sum(),
+    }
 
 
 def _sample(runs: tuple[np.ndarray, ...]) -> dict[str, np.ndarray]:
@@ -279,8 +296,15 @@ def merge_range(
     }
 
 
-def _runs_and_edges(rows: Any, folder: Path, target_rows: int | None) -> tuple[list, list]:
-    """Pass 1 (the runs, written into ``folder``) and the ranges' edges, highest range first."""
+def _runs_and_edges(
+    rows: Any,
+    folder: Path,
+    target_rows: int | None,
+    check: Callable[[list[dict[str, Any]]], None] | None = None,
+) -> tuple[list, list]:
+    """Pass 1 (the runs, written into ``folder``) and the ranges' edges, highest range first.
+
+    ``check(runs)`` may raise on what the runs found (their files are then removed)."""
     import dask
 
     parts = rows.to_delayed()
@@ -289,6 +313,12 @@ def _runs_and_edges(rows: Any, folder: Path, target_rows: int | None) -> tuple[l
             *[dask.delayed(write_run)(p, str(folder / f"run.{i:06d}")) for i, p in enumerate(parts)]
         )
     )
+    if check is not None:
+        try:
+            check(runs)
+        except BaseException:
+            _remove_runs(runs)
+            raise
     bounds = range_boundaries(runs, target_rows or TARGET_ROWS)
     edges: list[Any] = [None, *bounds.tolist(), None]
     return runs, [(edges[j], edges[j + 1]) for j in reversed(range(len(edges) - 1))]
@@ -327,7 +357,12 @@ COUNT_COLUMNS = ("thresholds", "tp", "fp")
 
 
 def sort_to_counts(
-    rows: Any, folder: Path, dtypes: tuple[Any, Any], target_rows: int | None = None
+    rows: Any,
+    folder: Path,
+    dtypes: tuple[Any, Any],
+    target_rows: int | None = None,
+    *,
+    check: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> tuple[int, Any, Any]:
     """The whole count table of a dask DataFrame of (s, pos, neg) rows, written into the raw
     files ``folder/thresholds``, ``tp`` and ``fp`` (``dtypes``: the scores' and the counts'):
@@ -337,11 +372,12 @@ def sort_to_counts(
     computed in parallel, and each is appended (by a chain of small tasks, in score order)
     after the one above it, which says where it ended and the counts above it.  The files
     are made as long as the runs' rows (sparse) and cut to the distinct scores at the end.
-    Returns the number of distinct scores and the positive and negative totals.
+    Returns the number of distinct scores and the positive and negative totals.  ``check``
+    validates the rows from what the first pass found (:func:`_runs_and_edges`).
     """
     import dask
 
-    runs, ranges = _runs_and_edges(rows, folder, target_rows)
+    runs, ranges = _runs_and_edges(rows, folder, target_rows, check)
     capacity = max(1, sum(r["n"] for r in runs))
     for name, dtype in zip(COUNT_COLUMNS, (dtypes[0], dtypes[1], dtypes[1]), strict=True):
         with open(folder / name, "wb") as f:
