@@ -78,6 +78,9 @@ def test_bad_indices_are_refused_with_the_column_length():
         col[np.array([True, False, True])]
     with pytest.raises(IndexError, match="indexed by integers or a mask, got float64"):
         col[np.array([0.5])]
+    with pytest.raises(IndexError, match="indexed by integers or a mask, got a boolean scalar"):
+        col[True]
+    assert col[[]].shape == (0,) and col[np.array([], dtype=np.intp)].dtype == np.float64
 
 
 def test_a_column_is_read_only():
@@ -106,3 +109,33 @@ def test_derived_columns_in_memory_fill_blocks_in_order():
     cum, even = derived_columns(like, running, (np.float64, bool), block=3)
     np.testing.assert_array_equal(cum, np.cumsum(np.arange(10.0)))
     np.testing.assert_array_equal(even, np.arange(10) % 2 == 0)
+
+
+def test_a_pass_over_a_column_reads_each_block_of_counts_once(tmp_path):
+    """The blockwise passes over a ROC or PRG curve on disk compute each block of its columns
+    once: handing a block's pages back does not compute the block again."""
+    from prcurve._core._counts import count_sorted
+    from prcurve._prg._curve import PRGCurve
+
+    from .test_disk import data, on_disk
+
+    mem = count_sorted(*data(600_000, 5)[:2])
+    pr = __import__("prcurve._core._empirical", fromlist=["PRCurve"]).PRCurve.from_counts(
+        on_disk(mem, tmp_path / "c")
+    )
+    n = pr.tp.shape[0]
+    roc, prg = pr.to_roc(), PRGCurve.from_pr(pr)
+    rows = [0]
+    for c in (roc.fpr, roc.tpr, prg.precision_gain, prg.recall_gain):
+        real = c._values
+
+        def counted(r, real=real):
+            rows[0] += r.stop - r.start if isinstance(r, slice) else r.shape[0]
+            return real(r)
+
+        c._values = counted
+    roc.auc()
+    assert rows[0] <= 2 * n + 10  # fpr and tpr, once each
+    rows[0] = 0
+    prg.auc()
+    assert rows[0] <= 4 * n  # the start (a search) and both gains once

@@ -229,3 +229,31 @@ def test_remembered_computes_once_per_table_even_when_asked_at_once(tmp_path):
     remembered((mem.tp, mem.fp), "k", compute)
     remembered((mem.tp, mem.fp), "k", compute)
     assert len(calls) == 3
+
+
+def test_curves_on_disk_export_their_computed_columns(tmp_path):
+    """to_frame of the ROC and PRG curves of a curve on disk: the columns computed from its
+    counts are exported as numbers (pandas would take a lazy column for one value)."""
+    pd = pytest.importorskip("pandas")
+    mem = count_sorted(*data(3000, 6)[:2])
+    a = PRCurve.from_counts(mem)
+    b = PRCurve.from_counts(on_disk(mem, tmp_path / "c"))
+    pd.testing.assert_frame_equal(b.to_roc().to_frame(), a.to_roc().to_frame())
+    pd.testing.assert_frame_equal(PRGCurve.from_pr(b).to_frame(), PRGCurve.from_pr(a).to_frame())
+
+
+def test_the_memo_of_a_curve_goes_with_it(tmp_path):
+    """Once a curve on disk is gone, its memo entry (which holds its other arrays) is gone
+    too, so no mapping of its deleted files stays open."""
+    import gc
+
+    import prcurve._core._disk as disk
+
+    mem = count_sorted(*data(3000, 7)[:2])
+    counts = on_disk(mem, tmp_path / "c")
+    PRCurve.from_counts(counts).auc()  # remembered for (tp, fp)
+    assert any(e[0]() is counts.tp for e in disk._memos)
+    del counts
+    gc.collect()
+    assert all(e[0]() is not None for e in disk._memos)
+    assert not (tmp_path / "c").exists()

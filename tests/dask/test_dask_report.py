@@ -252,13 +252,21 @@ def test_a_long_curve_on_disk_is_read_in_blocks_never_whole(tmp_path, rng, monke
     curve of 300,000 distinct scores shows a pass that does; and the page equals the in-memory
     engine's."""
     import prcurve._core._columns as columns
+    import prcurve._reporting.output._sized as sized
 
     monkeypatch.setattr(columns, "LARGE", (1 << 17) + 1)
     monkeypatch.setattr(columns, "whole_reads", [0])
+    monkeypatch.setattr(sized, "FILE_CHUNK", 1 << 16)  # every point written, a chunk at a time
     data, rows = write_parts(tmp_path / "data", rng, n=100_000, parts=3, ties=False)
     out = tmp_path / "dask"
     assert report(data, "--label", "y", "--score", "a", "--engine", "dask", "--out", out) == 0
     assert columns.whole_reads == [0]
+    every = tmp_path / "every"
+    assert report(data, "--label", "y", "--score", "a", "--engine", "dask", "--all-points",
+                  "--out", every) == 0  # fmt: skip
+    assert columns.whole_reads == [0]
+    written = pd.read_parquet(every / "curves" / "a.parquet")
+    assert written.shape[0] == 300_000 and written["fpr"].dtype == np.float64
     one = tmp_path / "all.parquet"
     rows.to_parquet(one, index=False)
     mem = tmp_path / "mem"

@@ -184,3 +184,18 @@ def test_runs_of_counts_keep_a_tie_as_one_row_per_partition(rng, tmp_path, monke
     assert len(runs) == 10 and all(r["kind"] == "classes" for r in runs)
     assert all(r["repeats"] == (True, True) for r in runs)  # the tie, in both classes
     assert sum(r["n"] for r in runs) <= (n - (s == 0).sum()) + 2 * 10
+
+
+def test_weighted_counts_on_disk_never_step_down(rng, tmp_path):
+    """Each range goes on from the last cumulative count of the range above it, so TP and FP
+    never decrease across range edges, and the totals are the last counts exactly."""
+    n = 4000
+    s = np.round(rng.normal(size=n), 2)
+    w = rng.exponential(size=n)
+    y = rng.random(n) < 0.3
+    p = np.where(y, w, 0.0)
+    frame = dd.from_pandas(pd.DataFrame({"s": s, "pos": p, "neg": w - p}), npartitions=5)
+    k, n_pos, n_neg = sort_to_counts(frame, tmp_path, (s.dtype, p.dtype), target_rows=50)
+    _, tp, fp = counts_from_files(tmp_path, COUNT_COLUMNS, raw=((s.dtype, p.dtype, p.dtype), k))
+    assert np.all(np.diff(tp) >= 0) and np.all(np.diff(fp) >= 0)
+    assert (n_pos, n_neg) == (tp[-1], fp[-1])

@@ -98,12 +98,16 @@ class CountColumn(NDArrayOperatorsMixin):
             if step == 1:
                 return self._values(slice(self._start + lo, self._start + max(lo, hi)))
             key = np.arange(lo, hi, step)
+        if isinstance(key, bool | np.bool_):
+            raise IndexError("a column is indexed by integers or a mask, got a boolean scalar")
         if isinstance(key, int | np.integer):
             i = int(key) + (n if key < 0 else 0)
             if not 0 <= i < n:
                 raise IndexError(f"index {int(key)} is out of bounds for a column of {n} rows")
             return self._values(np.array([self._start + i]))[0]
         idx = np.asarray(key)
+        if idx.size == 0:
+            return np.empty(0, dtype=self.dtype)
         if idx.dtype == bool:
             if idx.shape != self.shape:
                 raise IndexError(f"a mask of shape {idx.shape} for a column of {n} rows")

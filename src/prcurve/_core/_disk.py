@@ -33,7 +33,8 @@ import numpy as np
 
 __all__ = [
     "block_sum", "counts_from_files", "derived_columns", "derived_on_disk", "discard_files",
-    "first_index", "is_on_disk", "n_at_least", "release", "release_all", "remembered", "scratch",
+    "first_index", "is_on_disk", "n_at_least", "release", "release_all", "release_rows",
+    "remembered", "scratch",
     "search_sorted", "sorted_position", "take",
 ]  # fmt: skip
 
@@ -150,6 +151,14 @@ def take(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
+def release_rows(a: Any, rows: slice) -> None:
+    """:func:`release` of ``a[rows]`` when ``a`` is a mapped array; nothing for a column
+    computed from counts (:class:`._columns.CountColumn`, whose reads hand their pages back
+    themselves), which slicing would compute again only to be dropped."""
+    if isinstance(a, np.ndarray):
+        release(a[rows])
+
+
 def release_all() -> None:
     """Hand back the pages of every array this module mapped (:func:`release` of each whole).
 
@@ -203,7 +212,14 @@ def counts_from_files(
 
 
 _memos: list[tuple[weakref.ref[np.ndarray], tuple[np.ndarray, ...], dict[Any, Any]]] = []
-_memos_lock = threading.Lock()
+_memos_lock = threading.RLock()  # (re-entered when a finalizer runs during a collection)
+
+
+def _forget_dead() -> None:
+    """Drop the memo entries of curves that are gone, and with them the strong references to
+    their other arrays (whose mapped files would otherwise stay open)."""
+    with _memos_lock:
+        _memos[:] = [e for e in _memos if e[0]() is not None]
 
 
 def remembered(arrays: tuple[np.ndarray, ...], key: Any, compute: Callable[[], Any]) -> Any:
@@ -213,8 +229,8 @@ def remembered(arrays: tuple[np.ndarray, ...], key: Any, compute: Callable[[], A
     A curve of 10⁸ points on disk is asked for the same pass-over-everything results by
     several steps of the report -- its areas, its ROC AUC, its ROC hull (for the ROC, the PRG
     and the achievable curve, and the curve file's thinning) -- and each costs a pass over the
-    whole table.  The memo holds the first array weakly (an entry goes with the curve) and the
-    others strongly (they live as long as the curve anyway).
+    whole table.  The memo holds the first array weakly and the others strongly (they live as
+    long as the curve anyway); the entry goes when the first array does.
     """
     if not is_on_disk(arrays[0]):
         return compute()
@@ -229,6 +245,7 @@ def remembered(arrays: tuple[np.ndarray, ...], key: Any, compute: Callable[[], A
         if memo is None:
             memo = {}
             _memos.append((weakref.ref(arrays[0]), tuple(arrays[1:]), memo))
+            weakref.finalize(arrays[0], _forget_dead)
         if key in memo:
             return memo[key]
         # one thread computes, another asking meanwhile waits for it (the analysis and the
@@ -363,7 +380,7 @@ def block_sum(k: int, term: Callable[[slice], np.ndarray], *arrays: np.ndarray) 
         part = slice(lo, min(lo + WRITE_BLOCK, k))
         total += float(np.sum(term(part)))
         for a in arrays:
-            release(a[part])
+            release_rows(a, part)
     return total
 
 
@@ -373,7 +390,7 @@ def first_index(k: int, test: Callable[[slice], np.ndarray], *arrays: np.ndarray
         part = slice(lo, min(lo + WRITE_BLOCK, k))
         hit = np.flatnonzero(test(part))
         for a in arrays:
-            release(a[part])
+            release_rows(a, part)
         if hit.shape[0]:
             return lo + int(hit[0])
     return k

@@ -23,8 +23,15 @@ def import_pandas() -> Any:
 
 
 def data_frame(columns: Mapping[str, Any]) -> Any:
-    """A DataFrame with the given columns (arrays of one length), in order."""
-    return import_pandas().DataFrame(dict(columns))
+    """A DataFrame with the given columns (arrays of one length), in order.  A column computed
+    from counts on disk (:class:`._columns.CountColumn`, which pandas would take for a single
+    value) is computed whole here: a DataFrame holds every value in memory anyway."""
+    return import_pandas().DataFrame(
+        {
+            k: np.asarray(v) if hasattr(v, "__array__") and not isinstance(v, np.ndarray) else v
+            for k, v in columns.items()
+        }
+    )
 
 
 def curves_frame(key: str, names: Sequence[Any], curves: Sequence[Any]) -> Any:

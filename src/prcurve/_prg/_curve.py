@@ -15,7 +15,14 @@ import numpy as np
 from .._core._area import CHUNK
 from .._core._columns import CountColumn, read_rows
 from .._core._counts import BinaryCounts, binary_counts
-from .._core._disk import block_sum, derived_columns, first_index, is_on_disk, release, release_all
+from .._core._disk import (
+    block_sum,
+    derived_columns,
+    first_index,
+    is_on_disk,
+    release_all,
+    release_rows,
+)
 from .._core._empirical import PRCurve, ROCCurve
 from .._core._frame import data_frame
 from .._core._hull import upper_hull_indices
@@ -313,8 +320,8 @@ class PRGCurve:
             if b.start == 0 and x[0] > 0:
                 x, y = np.concatenate([[0.0], x]), np.concatenate([[y0], y])
             out = np.diff(x) * (y[1:] + y[:-1])
-            release(rg[lo : j + b.stop])
-            release(pg[lo : j + b.stop])
+            release_rows(rg, slice(lo, j + b.stop))
+            release_rows(pg, slice(lo, j + b.stop))
             return out
 
         return block_sum(k - j, term) / 2 + 0.0  # no -0.0

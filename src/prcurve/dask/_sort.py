@@ -418,4 +418,6 @@ def _append_counts(
         )
         out[:] = values  # in the page cache: every mapping of the file sees it, no msync
         del out
-    return offset + n, tp_before + pos.sum(), fp_before + neg.sum()
+    # the last row's counts (not tp_before + pos.sum(): with weights a pairwise sum may differ
+    # from the cumulative one by an ulp, and the next range's TP would step down)
+    return offset + n, columns[1][-1], columns[2][-1]

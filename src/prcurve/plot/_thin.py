@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._disk import release, release_all
+from .._core._disk import release_all, release_rows
 
 __all__ = ["thin_axes", "thin_indices", "thin_lines"]
 
@@ -51,8 +51,8 @@ def thin_indices(
 
     def read(part: slice) -> tuple[np.ndarray, tuple[np.ndarray]]:
         xs, ys = x[part], y[part]
-        release(x[part])  # a curve on disk: its pages go back after each block
-        release(y[part])
+        release_rows(x, part)  # a curve on disk: its pages go back after each block
+        release_rows(y, part)
         return xs, (ys,)
 
     return thin_lines(n, read, lo, hi, columns, block=block)

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from ..._core._disk import is_on_disk, release
+from ..._core._disk import is_on_disk, release_rows
 from ..._core._empirical import PRCurve
 
 __all__ = [
@@ -80,7 +80,7 @@ def parquet_writer(columns: Callable[[], dict[str, Any]]) -> Callable[[BinaryIO]
         cols = columns()
         writer = None
         for rows in row_chunks(cols):  # (one chunk in memory; a curve on disk a chunk at a time)
-            arrays = [_arrow(pa, np.asarray(v)[rows]) for v in cols.values()]
+            arrays = [_arrow(pa, np.asarray(v[rows])) for v in cols.values()]  # (sliced first)
             table = pa.Table.from_arrays(arrays, names=list(cols))
             if writer is None:
                 writer = pq.ParquetWriter(f, table.schema)
@@ -101,7 +101,7 @@ def row_chunks(columns: dict[str, Any]) -> list[slice]:
     engine's curve with ``--all-points``) chunks of :data:`FILE_CHUNK` rows, each chunk's pages
     handed back once written (:func:`release_columns`)."""
     first = next(iter(columns.values()))
-    n = int(np.asarray(first).shape[0])
+    n = len(first)
     if not any(is_on_disk(v) for v in columns.values()) or n == 0:
         return [slice(None)]
     return [slice(lo, min(lo + FILE_CHUNK, n)) for lo in range(0, n, FILE_CHUNK)]
@@ -110,7 +110,7 @@ def row_chunks(columns: dict[str, Any]) -> list[slice]:
 def release_columns(columns: dict[str, Any], rows: slice) -> None:
     """Hand back the pages of ``rows`` of the columns on disk."""
     for v in columns.values():
-        release(np.asarray(v)[rows])
+        release_rows(v, rows)
 
 
 def _arrow(pa: Any, v: np.ndarray) -> Any:

@@ -131,7 +131,8 @@ def _write_columns(f: BinaryIO, columns: dict[str, Any]) -> None:
     f.write((",".join(columns) + "\n").encode("ascii"))
     f.flush()
     for rows in row_chunks(columns):  # (one chunk in memory; a curve on disk a chunk at a time)
-        arrays = [_arrow_array(pa, np.asarray(v)[rows]) for v in columns.values()]
+        # sliced first: a column computed from counts on disk computes only those rows
+        arrays = [_arrow_array(pa, np.asarray(v[rows])) for v in columns.values()]
         table = pa.Table.from_arrays(arrays, names=[f"c{i}" for i in range(len(arrays))])
         pacsv.write_csv(table, f, pacsv.WriteOptions(include_header=False))
         release_columns(columns, rows)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from threading import Event
 from typing import Any
 
-from ..._core._disk import release, release_all, take
+from ..._core._disk import release_all, release_rows, take
 from ..._core._empirical import PRCurve, ROCCurve
 from ..._prg._curve import PRGCurve
 from .._before_fork import register
@@ -318,8 +318,8 @@ def _inside_quantiles(
         xb, yb = x[b : b + block], y[b : b + block]
         keep = (xb >= 0) & (xb <= 1) & (yb >= 0) & (yb <= 1)
         xb, yb = xb[keep], yb[keep]
-        release(x[b : b + block])  # a curve on disk: the block's pages go back
-        release(y[b : b + block])
+        release_rows(x, slice(b, b + block))  # a curve on disk: the block's pages go back
+        release_rows(y, slice(b, b + block))
         return tuple((v, np.minimum((v * bins).astype(np.int64), bins - 1)) for v in (xb, yb))
 
     starts = range(0, x.shape[0], block)
