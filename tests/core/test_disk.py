@@ -25,7 +25,6 @@ from prcurve._core._disk import (
     first_index,
     is_on_disk,
     release,
-    scratch,
 )
 from prcurve._core._empirical import PRCurve
 from prcurve._inference._chance import below_chance_test
@@ -130,7 +129,6 @@ def test_release_keeps_the_data_and_gives_the_pages_back(tmp_path):
     assert first_index(a.shape[0], lambda b: a[b] < 0, a) == a.shape[0]
     doubled = derived_on_disk(a, lambda b: a[b] * 2.0)
     assert is_on_disk(doubled) and doubled[-1] == 2 * 2_999_999.0
-    assert is_on_disk(scratch(a)) and not is_on_disk(scratch(np.arange(3)))
 
 
 def test_the_folder_goes_with_the_counts(tmp_path):

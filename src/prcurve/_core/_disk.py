@@ -34,7 +34,7 @@ import numpy as np
 __all__ = [
     "block_sum", "counts_from_files", "derived_columns", "derived_on_disk", "discard_files",
     "first_index", "is_on_disk", "n_at_least", "release", "release_all", "release_rows",
-    "remembered", "scratch",
+    "remembered",
     "search_sorted", "sorted_position", "take",
 ]  # fmt: skip
 
@@ -336,22 +336,6 @@ def _temporary_file(like: np.ndarray) -> Any:
     return tempfile.TemporaryFile(dir=folder if folder is not None and folder.is_dir() else None)
 
 
-def _empty_file_array(like: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
-    """A zero-filled array of ``like``'s length in an unnamed temporary file (sparse until
-    written) in the folder of ``like``'s file."""
-    k = like.shape[0]
-    file = _temporary_file(like)
-    try:
-        if k == 0:
-            return np.empty(0, dtype=dtype)
-        file.truncate(k * np.dtype(dtype).itemsize)
-        out = np.memmap(file, dtype=dtype, mode="r+", shape=(k,))
-        _remember(out)
-        return out
-    finally:
-        file.close()  # the mapping keeps the (unnamed) file
-
-
 def _owner(a: object) -> object:
     """The ``np.memmap`` that ``a`` is a view of (``a`` itself when there is none)."""
     for _ in range(64):
@@ -362,14 +346,6 @@ def _owner(a: object) -> object:
             break
         a = base
     return a
-
-
-def scratch(like: np.ndarray, dtype: np.dtype | type = np.float64) -> np.ndarray:
-    """An uninitialised array of ``like``'s length: on disk beside ``like`` when ``like`` is on
-    disk (an unnamed temporary file), in memory otherwise."""
-    if not is_on_disk(like):
-        return np.empty(like.shape[0], dtype=dtype)
-    return _empty_file_array(like, dtype)
 
 
 def block_sum(k: int, term: Callable[[slice], np.ndarray], *arrays: np.ndarray) -> float:
