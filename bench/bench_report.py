@@ -11,7 +11,9 @@ without it the report reads and writes CSV with its pure-Python path, pyarrow hi
   ``average_precision_score`` for each scorer (one curve and one area, no inference);
 * ``numpy.sort``: reading the same CSV, then sorting each score column.
 
-Memory is measured two ways (``_measure.run_measured``): the peak RSS of the main process, and
+Each run is made twice: once timed with nothing sampled, once sampled for memory
+(``_measure.time_and_memory``: the sampler's reads take CPU from what it measures).  Memory is
+measured two ways: the peak RSS of the main process, and
 the peak of the RSS summed over the process tree (the report resamples in worker processes on
 large inputs; also as proportional set sizes, which count pages shared by forked workers once).
 The ratios divide the report's numbers by the other two, measured in the same
@@ -36,7 +38,7 @@ import sys
 import tempfile
 
 import numpy as np
-from _measure import Measured, cpus, has_pyarrow, median_runs, run_measured
+from _measure import Measured, cpus, has_pyarrow, median_runs, time_and_memory
 
 #: Put first in a measured process to run it as if pyarrow were not installed: every import of
 #: it fails (scikit-learn, too, then takes its path without pyarrow).
@@ -50,9 +52,11 @@ sys.meta_path.insert(0, _NoPyarrow())
 """
 
 REPORT = """
-from prcurve.cli import main
-status = main(["report", {path!r}, "--label", "y", "--score", "model_a", "--score", "model_b",
-               "--out", {out!r}, "--quiet", *{extra!r}])
+import sys
+from prcurve.cli import run  # the program, as the console script runs it
+sys.argv = ["prcurve", "report", {path!r}, "--label", "y", "--score", "model_a",
+            "--score", "model_b", "--out", {out!r}, "--quiet", *{extra!r}]
+status = run()
 assert status == 0, status
 """
 
@@ -100,7 +104,9 @@ def measure(body: str, *, pyarrow: bool, pythonpath: str | None, runs: int) -> M
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     code = ("" if pyarrow else HIDE_PYARROW) + body
-    return median_runs([run_measured([sys.executable, "-c", code], env=env) for _ in range(runs)])
+    return median_runs(
+        [time_and_memory([sys.executable, "-c", code], env=env) for _ in range(runs)]
+    )
 
 
 def main() -> None:

@@ -417,3 +417,28 @@ def test_dask_only_option_on_the_memory_engine(tmp_path, csv_file, capsys, flag,
     err = capsys.readouterr().err
     assert f"prcurve: note: {flag} is not used: --engine auto reads this input in memory\n" in err
     assert (out / "report.html").exists()
+
+
+def test_program_entry_runs_main_then_freezes_what_is_left(monkeypatch):
+    """``prcurve.cli.run`` (the console script, ``python -m prcurve``) returns main's status and
+    leaves every object frozen for the exit (no last full collections over them)."""
+    import gc
+
+    import prcurve.cli as cli
+
+    calls = []
+    monkeypatch.setattr(cli, "main", lambda: calls.append(gc.get_freeze_count()) or 3)
+    gc.unfreeze()
+    try:
+        assert cli.run() == 3
+        assert calls == [0]  # frozen after the command, not before it
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process goes on collecting
+
+
+def test_console_script_is_the_program_entry():
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "prcurve"]
+    assert script.value == "prcurve.cli:run"
