@@ -275,3 +275,92 @@ def test_a_long_curve_on_disk_is_read_in_blocks_never_whole(tmp_path, rng, monke
     assert got["scorers"]["a"]["roc_auc"] == want["scorers"]["a"]["roc_auc"]
     assert got["scorers"]["a"]["auprg"] == want["scorers"]["a"]["auprg"]
     assert got["scorers"]["a"]["best_f1"] == want["scorers"]["a"]["best_f1"]
+
+
+def _parquet(path, columns, *, row_group_size=None):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table(columns), path, row_group_size=row_group_size)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        pytest.param(np.array([0, 1, 1, 0], dtype=np.int8), [0, 1], id="int8"),
+        pytest.param(np.array([1, 2, 2, 1], dtype=np.int64), [1, 2], id="1-2"),
+        pytest.param(np.array([0, 1, 1, 0], dtype=np.uint8), [0, 1], id="uint8"),
+        pytest.param(np.array([True, False, True, True]), [False, True], id="bool"),
+        pytest.param(np.array([0, 2, 2, 0]), None, id="gap"),
+        pytest.param(np.array([0, 1, 2, 1]), None, id="three"),
+        pytest.param(np.array([1, 1, 1, 1]), None, id="one-value"),
+        pytest.param(np.array([0.0, 1.0, 1.0, 0.0]), None, id="float"),
+        pytest.param(np.array(["no", "yes", "no", "no"]), None, id="text"),
+    ],
+)
+def test_labels_read_from_parquet_statistics(tmp_path, values, expected):
+    from prcurve._reporting.input._dask import _labels_in_statistics
+
+    path = _parquet(tmp_path / "f.parquet", {"y": values, "s": np.arange(4.0)})
+    assert _labels_in_statistics([path], "y") == expected
+
+
+def test_labels_from_statistics_span_row_groups_and_files_and_need_every_group(tmp_path):
+    from prcurve._reporting.input._dask import _labels_in_statistics
+
+    zeros = _parquet(tmp_path / "a.parquet", {"y": np.zeros(6, dtype=np.int8)})
+    ones = _parquet(tmp_path / "b.parquet", {"y": np.ones(6, dtype=np.int8)})
+    assert _labels_in_statistics([zeros], "y") is None  # one value: the value counts say so
+    assert _labels_in_statistics([zeros, ones], "y") == [0, 1]
+    grouped = _parquet(tmp_path / "c.parquet", {"y": np.array([0, 0, 1, 1])}, row_group_size=2)
+    assert _labels_in_statistics([grouped], "y") == [0, 1]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    missing = tmp_path / "d.parquet"
+    pq.write_table(pa.table({"y": pa.array([0, None, 1], pa.int8())}), missing)
+    assert _labels_in_statistics([str(missing), ones], "y") is None  # a null: value counts
+    nostats = tmp_path / "e.parquet"
+    pq.write_table(pa.table({"y": np.array([0, 1])}), nostats, write_statistics=False)
+    assert _labels_in_statistics([str(nostats)], "y") is None
+    csv = tmp_path / "f.csv"
+    csv.write_text("y\n0\n1\n")
+    assert _labels_in_statistics([str(csv)], "y") is None
+
+
+@pytest.mark.parametrize("pos_label", [None, "0"])
+def test_labels_from_statistics_give_the_value_counts_report(tmp_path, rng, monkeypatch, pos_label):
+    """The classes, rows and every number are the same whether the labels come from the
+    files' statistics (the label column not read for its counts) or from the value counts."""
+    import dask.dataframe as dd
+
+    import prcurve._reporting.input._dask as engine
+
+    folder, _ = write_parts(tmp_path / "data", rng)
+    args = ["--label", "y", "--score", "a", "--score", "b", "--engine", "dask",
+            "--n-resamples", "20", *(["--pos-label", pos_label] if pos_label else [])]  # fmt: skip
+    counted = []
+    value_counts = dd.Series.value_counts
+    monkeypatch.setattr(
+        dd.Series, "value_counts", lambda *a, **k: counted.append(1) or value_counts(*a, **k)
+    )
+    assert report(folder, *args, "--out", tmp_path / "stats") == 0
+    assert counted == []  # the labels came from the statistics
+    monkeypatch.setattr(engine, "_labels_in_statistics", lambda files, label: None)
+    assert report(folder, *args, "--out", tmp_path / "counts") == 0
+    assert counted == [1]
+    got, ref = summary(tmp_path / "stats"), summary(tmp_path / "counts")
+    assert got["data"] == ref["data"]
+    assert flat(got) == flat(ref)
+
+
+def test_pos_label_not_a_label_still_names_the_rows_with_statistics(tmp_path, rng, capsys):
+    folder, rows = write_parts(tmp_path / "data", rng)
+    out = tmp_path / "o"
+    code = main(["report", str(folder), "--label", "y", "--score", "a", "--engine", "dask",
+                 "--pos-label", "7", "--out", str(out), "--quiet"])  # fmt: skip
+    assert code == 1
+    n_pos = int((rows["y"] == 1).sum())
+    assert f"'1' ({n_pos:,} rows)" in capsys.readouterr().err
+    assert not out.exists()

@@ -118,15 +118,14 @@ def open_frame(
 
 
 def _positive_values(
-    counts: Any, label: str, source: str, pos_label: str | None
+    values: list[Any], counts: list[int], label: str, source: str, pos_label: str | None
 ) -> tuple[list[Any], str]:
-    """Which label values are positive (the rules of the in-memory reader), from value counts."""
-    if counts.index.hasnans:
-        raise InputError(f"{source}: column {label!r} has missing labels")
-    names = [_label_text(v) for v in counts.index.tolist()]
+    """Which label values are positive (the rules of the in-memory reader), from the distinct
+    values and their rows."""
+    names = [_label_text(v) for v in values]
     classes: dict[str, list[Any]] = {}
     rows: dict[str, int] = {}
-    for name, value, k in zip(names, counts.index.tolist(), counts.tolist(), strict=True):
+    for name, value, k in zip(names, values, counts, strict=True):
         key = name.strip()
         classes.setdefault(key, []).append(value)
         rows[key] = rows.get(key, 0) + int(k)
@@ -206,16 +205,69 @@ def _data_facts(frame: Any, label: str, positive: list[Any], weight: str | None)
     return {"rows": rows, "effective": (sums[1] ** 2 / sums[2], sums[4] ** 2 / sums[5])}
 
 
+def _labels_in_statistics(files: list[str], label: str) -> list[Any] | None:
+    """The label column's two values when the Parquet files' statistics settle them, else None.
+
+    They do when the column is boolean, or integer with a maximum one above its minimum, and
+    every row group of every file states its minimum, maximum and a null count of zero: its
+    values are then the two ends (a row group's minimum and maximum are values it holds).  The
+    label column is then not read for its value counts (a second of the 10⁸-row report): each
+    class's rows come from the exact counts.  Anything else (CSV, strings, floats, missing
+    statistics) is left to the value counts.
+    """
+    if not all(f.lower().endswith((".parquet", ".pq")) for f in files):
+        return None
+    import pyarrow.parquet as pq
+
+    low: Any = None
+    high: Any = None
+    for f in files:
+        meta = pq.ParquetFile(f).metadata
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            columns = [group.column(j) for j in range(group.num_columns)]
+            found = [c for c in columns if c.path_in_schema == label]
+            stats = found[0].statistics if len(found) == 1 else None
+            if (
+                stats is None
+                or not stats.has_min_max
+                or not stats.has_null_count
+                or stats.null_count != 0
+                or stats.physical_type not in ("BOOLEAN", "INT32", "INT64")
+                or stats.logical_type.type not in ("NONE", "INT")
+            ):
+                return None
+            low = stats.min if low is None else min(low, stats.min)
+            high = stats.max if high is None else max(high, stats.max)
+    if low is None or isinstance(low, bool) != isinstance(high, bool):
+        return None
+    if (low, high) == (False, True) or (not isinstance(low, bool) and high - low == 1):
+        return [low, high]
+    return None
+
+
 def _exact_counts(
     frame: Any, path: str, label: str, scores: Sequence[str], pos_label: str | None,
     weight: str | None, workdir: str | None, progress: Any,
-) -> tuple[list[Any], str, Any, dict[str, BinaryCounts]]:  # fmt: skip
-    """The positive label values, their text, the label counts and every score column's
-    exact counts (a bad value raises the library's ``ValueError``/``TypeError``)."""
+) -> tuple[list[Any], str, tuple[int, int], dict[str, BinaryCounts]]:  # fmt: skip
+    """The positive label values, their text, the rows read per class (positives, negatives)
+    and every score column's exact counts (a bad value raises the library's
+    ``ValueError``/``TypeError``)."""
     from ...dask._curve import compute_counts
 
-    counts = frame[label].value_counts(dropna=False).compute()
-    positive, positive_text = _positive_values(counts, label, path, pos_label)
+    values = None if weight is not None else _labels_in_statistics(data_files(path), label)
+    counts = None
+    try:  # the same classes as the value counts give (rows: only for messages)
+        if values is None:
+            raise InputError("")
+        positive, positive_text = _positive_values(values, [0, 0], label, path, pos_label)
+    except InputError:
+        counts = frame[label].value_counts(dropna=False).compute()
+        if counts.index.hasnans:
+            raise InputError(f"{path}: column {label!r} has missing labels") from None
+        positive, positive_text = _positive_values(
+            counts.index.tolist(), counts.tolist(), label, path, pos_label
+        )
     is_pos = frame[label].isin(positive)
     if progress is not None:
         progress(1, 1)
@@ -228,7 +280,11 @@ def _exact_counts(
         )  # fmt: skip
         if progress is not None:
             progress(1, 1)
-    return positive, positive_text, counts, exact
+    if counts is None:  # unweighted: the counts' totals are rows
+        first = exact[scores[0]]
+        return positive, positive_text, (int(first.n_pos), int(first.n_neg)), exact
+    read_pos = int(counts[counts.index.isin(positive)].sum())
+    return positive, positive_text, (read_pos, int(counts.sum()) - read_pos), exact
 
 
 def read_dask(
@@ -263,7 +319,7 @@ def read_dask(
     with scheduler_context(scheduler):
         frame = open_frame(path, label, scores, sep, encoding, weight)
         try:
-            positive, positive_text, counts, exact = _exact_counts(
+            positive, positive_text, rows_read, exact = _exact_counts(
                 frame, path, label, scores, pos_label, weight, workdir, progress
             )
         except InputError:
@@ -278,8 +334,6 @@ def read_dask(
             }
             reason = in_column_terms(str(exc).splitlines()[0], named)
             raise InputError(f"{path}: cannot read the data ({reason})") from None
-        read_pos = int(counts[counts.index.isin(positive)].sum())
-        rows_read = (read_pos, int(counts.sum()) - read_pos)
         facts: dict[str, Any] = {"rows": rows_read, "effective": tuple(map(float, rows_read))}
         if weight is not None:
             facts = _data_facts(frame, label, positive, weight)

@@ -272,10 +272,12 @@ def read_spark(
         )
     import pandas as pd
 
-    value_counts = pd.Series(
-        [r["count"] for r in counts], index=pd.Index([r["y"] for r in counts], dtype=object)
+    values = [r["y"] for r in counts]
+    if pd.Index(values, dtype=object).hasnans:
+        raise InputError(f"{path}: column {label!r} has missing labels")
+    positive, positive_text = _positive_values(
+        values, [r["count"] for r in counts], label, path, pos_label
     )
-    positive, positive_text = _positive_values(value_counts, label, path, pos_label)
     # internal column names: the file's may hold dots or spaces, which Spark reads as syntax
     internal = {f"s{i}": name for i, name in enumerate(scores)}
     selected = [_quoted(label).isin(positive).alias("y")]
