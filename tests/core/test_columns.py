@@ -44,6 +44,7 @@ def test_indexing_gives_the_values_of_the_stored_array(n, start, stop, step, dat
     np.testing.assert_array_equal(np.diff(col), np.diff(want))
     assert col.shape == (n,) and len(col) == n and col.dtype == np.float64
     assert is_on_disk(col)
+    np.testing.assert_array_equal(col[:, np.newaxis], want[:, np.newaxis])  # as matplotlib does
 
 
 def test_a_short_slice_is_computed_once_a_long_one_stays_a_column(monkeypatch):
@@ -139,3 +140,29 @@ def test_a_pass_over_a_column_reads_each_block_of_counts_once(tmp_path):
     rows[0] = 0
     prg.auc()
     assert rows[0] <= 4 * n  # the start (a search) and both gains once
+
+
+def test_a_short_curve_on_disk_plots(tmp_path):
+    """matplotlib indexes what it plots with tuples (``x[:, np.newaxis]``): the PR curve of
+    counts on disk (precision and recall computed where read) plots its points."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from prcurve._core._counts import BinaryCounts, count_sorted
+    from prcurve._core._disk import counts_from_files
+    from prcurve._core._empirical import PRCurve
+    from prcurve.plot import PRCurveDisplay
+
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 0], dtype=bool)
+    s = np.array([8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0])
+    counts = count_sorted(y, s)
+    for key in ("thresholds", "tp", "fp"):
+        np.save(tmp_path / f"{key}.npy", getattr(counts, key))
+    arrays = counts_from_files(tmp_path, ("thresholds", "tp", "fp"))
+    on_disk = PRCurve.from_counts(BinaryCounts(*arrays, counts.n_pos, counts.n_neg))
+    assert is_on_disk(on_disk.precision) and is_on_disk(on_disk.recall)
+    display = PRCurveDisplay(on_disk).plot(points=True)
+    (points,) = [line for line in display.ax_.lines if line.get_marker() == "o"]
+    want = PRCurve.from_counts(counts)
+    np.testing.assert_array_equal(points.get_xdata(), want.recall)
+    np.testing.assert_array_equal(points.get_ydata(), want.precision)

@@ -13,8 +13,10 @@ them again), so the memory a pass holds is what it uses, also by the measure of 
 set.
 
 The files live in a temporary folder removed when the counts are garbage collected or at exit
-(:func:`counts_from_files`); arrays derived from them on disk (:func:`derived_on_disk`) live
-in unnamed temporary files beside them, freed with their arrays.
+(:func:`counts_from_files`).  Columns that are functions of the counts (precision, recall, the
+ROC rates, the PRG gains) are computed where read (:class:`._columns.CountColumn`), never
+stored; the few arrays that must be stored (:func:`derived_on_disk`) live in unnamed temporary
+files beside the counts, freed with their arrays.
 """
 
 from __future__ import annotations
@@ -273,9 +275,9 @@ def derived_on_disk(
     """An array of ``like``'s length, ``func(block slice)`` block by block, on disk beside
     ``like`` (an unnamed temporary file in its folder: freed with the array).
 
-    What :class:`~._empirical.PRCurve` does with its precision and recall when its counts are
-    on disk: the whole array never exists in memory.  The pages of ``like`` and of ``reads``
-    (the arrays ``func`` reads) are handed back after each block.
+    For an array that is not cheap to compute again at each read (a column computed where read
+    is :class:`._columns.CountColumn`): the whole array never exists in memory.  The pages of
+    ``like`` and of ``reads`` (the arrays ``func`` reads) are handed back after each block.
     """
     (out,) = derived_columns(like, lambda part: (func(part),), (dtype,), reads=reads)
     return out

@@ -13,7 +13,7 @@ from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, pre
 from ._batch import TIES, functional_precision
 from ._columns import CountColumn, read_rows
 from ._counts import BinaryCounts, binary_counts, count_sorted
-from ._disk import block_sum, derived_on_disk, is_on_disk, release_all, remembered, take
+from ._disk import block_sum, is_on_disk, release_all, remembered, take
 from ._frame import data_frame
 from ._hull import envelope_dominates, upper_hull_indices
 from ._interpolation import interpolate_counts
@@ -117,10 +117,16 @@ class PRCurve:
         """Build the curve from the engine's counts."""
         check_choice(threshold_rule, "threshold_rule", THRESHOLD_RULES)
         tp, fp = counts.tp, counts.fp
-        if is_on_disk(tp):  # a curve longer than memory: its ratios on disk too
-            n_pos = counts.n_pos
-            precision = derived_on_disk(tp, lambda b: precision_of(tp[b], fp[b]), reads=(fp,))
-            recall = derived_on_disk(tp, lambda b: np.divide(tp[b], n_pos, dtype=np.float64))
+        precision: Any
+        recall: Any
+        if is_on_disk(tp):  # a curve longer than memory: its ratios computed where read
+            n_pos, k = counts.n_pos, tp.shape[0]
+            precision = CountColumn(
+                lambda rows: precision_of(read_rows(tp, rows), read_rows(fp, rows)), k
+            )
+            recall = CountColumn(
+                lambda rows: np.divide(read_rows(tp, rows), n_pos, dtype=np.float64), k
+            )
         else:
             precision = precision_of(tp, fp)
             recall = np.divide(tp, counts.n_pos, dtype=np.float64)
