@@ -375,6 +375,7 @@ def _report_body(
         positive_label=data.positive_label, level=args.level,
         n_resamples=auto_resamples(data.n) if args.n_resamples == "auto" else args.n_resamples,
         n_resamples_auto=args.n_resamples == "auto", jobs=args.jobs or available_cpus(),
+        jobs_auto=args.jobs is None,
         seed=args.seed or 0, out=args.out, weight=args.weight, engine=engine, engine_reason=why,
         **_operating_settings(args),
     )  # fmt: skip

@@ -188,7 +188,7 @@ def analyse(
         sorted(everything, key=lambda t: (t[0][1] != "band", -t[4].seconds)), settings.jobs,
         progress, meanwhile=the_rest_of_the_curves, on_result=views.bands_done,
         side=[(counts_key, "other tools and DeLong", _counts_steps,
-               _counts_inputs(curves, rows, settings, engine))],
+               _counts_inputs(curves, rows, settings, engine))], jobs_auto=settings.jobs_auto,
     )  # fmt: skip
     extra = results.pop(counts_key)[0]
     scorers = {

@@ -22,7 +22,15 @@ from .._memory import trim_memory
 from .._progress import announce
 from ._sizing import Plan
 
-__all__ = ["PARALLEL_MIN_SECONDS", "Results", "SideTask", "Task", "available_cpus"]
+__all__ = [
+    "KEEP_ONE_SECONDS",
+    "PARALLEL_MIN_SECONDS",
+    "Results",
+    "SideTask",
+    "Task",
+    "available_cpus",
+    "worker_count",
+]
 
 Task = tuple[tuple[str, str], str, Callable[..., Any], tuple[Any, ...], Plan]
 
@@ -40,6 +48,25 @@ def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) ->
 #: CPUs the report took as long or less with them at 3000, 10⁴, 10⁵ and 10⁶ rows (2026); 0.3
 #: keeps the small reports (≈ 0.2 expected seconds at a few thousand rows) in this process.
 PARALLEL_MIN_SECONDS = 0.3
+
+
+#: Planned seconds of resampling up to which a report on its default ``--jobs`` resamples in
+#: one worker fewer than the CPUs: the main process keeps a CPU for its own work beside the
+#: workers (the derived curves, the curve files, loading matplotlib and drawing the figures).
+#: Measured on 2 CPUs (2026-11-26, medians of 7 alternating runs of ``prcurve report``, two
+#: scorers, 5 % positives): 10⁶ rows, 1.2 planned seconds, 2.24 s with one worker and 2.53 s
+#: with two; 10⁷ rows, 6.6 planned seconds, 8.6 s with one and 7.7 s with two; the Dask report
+#: on 10⁸ rows (1.2 planned seconds on its subsample) took as long with either.
+KEEP_ONE_SECONDS = 2.0
+
+
+def worker_count(jobs: int, planned: float, *, auto: bool) -> int:
+    """Worker processes for ``planned`` seconds of resampling with ``jobs`` processes asked
+    for: ``jobs``, or ``jobs - 1`` when ``auto`` (``--jobs`` not given) and the resampling is
+    short (:data:`KEEP_ONE_SECONDS`), so that the main process keeps a CPU; at least one."""
+    if auto and jobs > 1 and planned <= KEEP_ONE_SECONDS:
+        return jobs - 1
+    return max(jobs, 1)
 
 
 def available_cpus() -> int:
@@ -146,8 +173,11 @@ def _run_tasks(
     meanwhile: Callable[[], None] | None = None,
     on_result: Callable[[Results], None] | None = None,
     side: list[SideTask] | None = None,
+    jobs_auto: bool = False,
 ) -> Results:
-    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them.
+    """Run the steps, in ``jobs`` processes when the work is large enough to pay for them
+    (in :func:`worker_count` worker processes, beside this one; ``jobs_auto``: ``jobs`` was not
+    asked for).
 
     ``meanwhile`` is work of the main process that the steps do not need: it runs while the
     worker processes resample (before the steps, when they run here).  ``on_result(results)``
@@ -158,10 +188,12 @@ def _run_tasks(
     """
     results: Results = {}
     side = side or []
+    planned = sum(t[4].seconds for t in tasks)
     jobs = min(jobs, len(tasks))
-    if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
+    if jobs > 1 and planned >= PARALLEL_MIN_SECONDS:
         from concurrent.futures import as_completed
 
+        jobs = worker_count(jobs, planned, auto=jobs_auto)
         announce(progress, f"bootstrap ({jobs} processes)")
         forked = _start_method() == "fork"
         queue = [(key, fn, args) for key, _, fn, args, _ in tasks]
