@@ -419,8 +419,8 @@ def _add_resampling_options(rep: argparse.ArgumentParser) -> None:
         type=_positive_int,
         default=None,
         metavar="N",
-        help="processes for the bootstrap on large data (default: the available CPUs, one "
-        "fewer when the bootstrap is short, to keep one for the page's figures and files)",
+        help="processes for the bootstrap on large data (default: one fewer than the available "
+        "CPUs, at least one: the main process keeps a CPU for the page's figures and files)",
     )
 
 

@@ -184,31 +184,25 @@ def test_parallel_inference_gives_the_same_numbers(example, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("jobs", "planned", "auto", "workers"),
+    ("jobs", "auto", "workers"),
     [
-        (2, 1.2, True, 1),  # short: the main process keeps a CPU
-        (8, 2.0, True, 7),
-        (2, 6.6, True, 2),  # long: every CPU resamples
-        (2, 1.2, False, 2),  # --jobs asked for: as asked
-        (1, 1.2, True, 1),
+        (2, True, 1),  # --jobs not given: the main process keeps a CPU
+        (8, True, 7),
+        (1, True, 1),
+        (2, False, 2),  # --jobs asked for: as asked
+        (1, False, 1),
     ],
 )
-def test_worker_count_keeps_a_cpu_for_the_main_process_on_short_resampling(
-    jobs, planned, auto, workers
-):
-    from prcurve._reporting.analysis._parallel import KEEP_ONE_SECONDS, worker_count
+def test_worker_count_keeps_a_cpu_for_the_main_process(jobs, auto, workers):
+    from prcurve._reporting.analysis._parallel import worker_count
 
-    assert KEEP_ONE_SECONDS == 2.0
-    assert worker_count(jobs, planned, auto=auto) == workers
+    assert worker_count(jobs, auto=auto) == workers
 
 
 @pytest.mark.parametrize(("jobs_auto", "workers"), [(True, 1), (False, 2)])
-def test_default_jobs_on_short_resampling_runs_one_worker_fewer(
-    example, monkeypatch, jobs_auto, workers
-):
-    """``--jobs`` not given on 2 CPUs with a short resampling: one worker process beside the
-    main one (which draws the figures meanwhile); asked for, as many as asked; the numbers are
-    the same either way."""
+def test_default_jobs_runs_one_worker_fewer_than_the_cpus(example, monkeypatch, jobs_auto, workers):
+    """``--jobs`` not given on 2 CPUs: one worker process beside the main one (which draws the
+    figures meanwhile); asked for, as many as asked; the numbers are the same either way."""
     import prcurve._reporting.analysis._parallel as parallel
 
     data, analysis = example

@@ -23,7 +23,6 @@ from .._progress import announce
 from ._sizing import Plan
 
 __all__ = [
-    "KEEP_ONE_SECONDS",
     "PARALLEL_MIN_SECONDS",
     "Results",
     "SideTask",
@@ -50,23 +49,19 @@ def _timed(task: Callable[..., tuple[Any, list[str]]], *args: Any, **kw: Any) ->
 PARALLEL_MIN_SECONDS = 0.3
 
 
-#: Planned seconds of resampling up to which a report on its default ``--jobs`` resamples in
-#: one worker fewer than the CPUs: the main process keeps a CPU for its own work beside the
-#: workers (the derived curves, the curve files, loading matplotlib and drawing the figures).
-#: Measured on 2 CPUs (2026-11-26, medians of 7 alternating runs of ``prcurve report``, two
-#: scorers, 5 % positives): 10⁶ rows, 1.2 planned seconds, 2.24 s with one worker and 2.53 s
-#: with two; 10⁷ rows, 6.6 planned seconds, 8.6 s with one and 7.7 s with two; the Dask report
-#: on 10⁸ rows (1.2 planned seconds on its subsample) took as long with either.
-KEEP_ONE_SECONDS = 2.0
+def worker_count(jobs: int, *, auto: bool) -> int:
+    """Worker processes for ``jobs`` processes: ``jobs``, or ``jobs - 1`` when ``auto``
+    (``--jobs`` not given: ``jobs`` is the CPUs available), so that the main process keeps a
+    CPU for its own work beside the workers (the derived curves, the curve files, loading
+    matplotlib and drawing the figures); at least one.
 
-
-def worker_count(jobs: int, planned: float, *, auto: bool) -> int:
-    """Worker processes for ``planned`` seconds of resampling with ``jobs`` processes asked
-    for: ``jobs``, or ``jobs - 1`` when ``auto`` (``--jobs`` not given) and the resampling is
-    short (:data:`KEEP_ONE_SECONDS`), so that the main process keeps a CPU; at least one."""
-    if auto and jobs > 1 and planned <= KEEP_ONE_SECONDS:
-        return jobs - 1
-    return max(jobs, 1)
+    Measured on 2 CPUs (2026-11-26, ``prcurve report``, two scorers, 5 % positives; one worker
+    against two): 10⁶ rows 2.24 s against 2.53 s (medians of 7 alternating runs); 10⁷ rows
+    8.3–10.2 s and a peak of 1,318–1,323 MiB summed over the processes (PSS) against
+    7.5–7.9 s and 1,424–1,555 MiB (each worker resamples every row for the operating points);
+    the Dask report on 10⁸ rows took as long with either.
+    """
+    return jobs - 1 if auto and jobs > 1 else max(jobs, 1)
 
 
 def available_cpus() -> int:
@@ -188,12 +183,11 @@ def _run_tasks(
     """
     results: Results = {}
     side = side or []
-    planned = sum(t[4].seconds for t in tasks)
     jobs = min(jobs, len(tasks))
-    if jobs > 1 and planned >= PARALLEL_MIN_SECONDS:
+    if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
         from concurrent.futures import as_completed
 
-        jobs = worker_count(jobs, planned, auto=jobs_auto)
+        jobs = worker_count(jobs, auto=jobs_auto)
         announce(progress, f"bootstrap ({jobs} processes)")
         forked = _start_method() == "fork"
         queue = [(key, fn, args) for key, _, fn, args, _ in tasks]

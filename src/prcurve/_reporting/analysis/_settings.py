@@ -24,8 +24,8 @@ class Settings:
     out: str = "prcurve-report"
     n_resamples_auto: bool = False
     jobs: int = 1
-    #: ``--jobs`` not given: ``jobs`` is the CPUs available, and a short resampling leaves one
-    #: of them to the report's own work (see ``_parallel.worker_count``).
+    #: ``--jobs`` not given: ``jobs`` is the CPUs available, and the main process keeps one of
+    #: them for its own work (see ``_parallel.worker_count``).
     jobs_auto: bool = False
     min_precision: tuple[float, ...] = DEFAULT_MIN_PRECISION
     min_recall: tuple[float, ...] = DEFAULT_MIN_RECALL
