@@ -45,8 +45,9 @@ from typing import Any
 
 import numpy as np
 
+from ..._core._columns import CountColumn, read_rows
 from ..._core._counts import BinaryCounts
-from ..._core._disk import derived_on_disk, is_on_disk, n_at_least, release, release_all
+from ..._core._disk import is_on_disk, n_at_least, release, release_all
 from ..._core._empirical import PRCurve
 from ..._core._results import ConfidenceInterval
 from ..._decision._cost import expected_cost_of_counts
@@ -299,7 +300,7 @@ def full_view(pr: PRCurve, vb: ViewBands, rows: np.ndarray | None = None) -> Thr
         if band_index is not None:
             band_index = np.searchsorted(rows, band_index)
         release_all()  # (a curve on disk: the pages the scattered reads mapped go back)
-    if is_on_disk(tp):  # a whole curve longer than memory: each metric on disk beside it
+    if is_on_disk(tp):  # a whole curve longer than memory: each metric computed where read
         values = {m: _metric_on_disk(tp, fp, args, m) for m in METRICS}
     else:
         values = _metrics(tp, fp, *args)
@@ -315,13 +316,14 @@ def full_view(pr: PRCurve, vb: ViewBands, rows: np.ndarray | None = None) -> Thr
 
 def _metric_on_disk(
     tp: np.ndarray, fp: np.ndarray, args: tuple[float, float, float], metric: str
-) -> np.ndarray:
-    """One metric of the view of counts on disk, written beside them block by block."""
+) -> Any:
+    """One metric of the view of counts on disk, computed from them where read (never
+    written: :class:`~..._core._columns.CountColumn`)."""
 
-    def block(b: slice) -> np.ndarray:
-        return _metrics(tp[b], fp[b], *args)[metric]
+    def rows_of(rows: Any) -> np.ndarray:
+        return _metrics(read_rows(tp, rows), read_rows(fp, rows), *args)[metric]
 
-    return derived_on_disk(tp, block, reads=(fp,))
+    return CountColumn(rows_of, tp.shape[0])
 
 
 def metric_blocks(
