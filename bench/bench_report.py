@@ -53,7 +53,10 @@ sys.meta_path.insert(0, _NoPyarrow())
 
 REPORT = """
 import sys
-from prcurve.cli import run  # the program, as the console script runs it
+try:
+    from prcurve.cli import run  # the program, as the console script runs it
+except ImportError:  # an older checkout (--pythonpath): its console script ran main
+    from prcurve.cli import main as run
 sys.argv = ["prcurve", "report", {path!r}, "--label", "y", "--score", "model_a",
             "--score", "model_b", "--out", {out!r}, "--quiet", *{extra!r}]
 status = run()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -45,6 +47,9 @@ def test_indexing_gives_the_values_of_the_stored_array(n, start, stop, step, dat
     assert col.shape == (n,) and len(col) == n and col.dtype == np.float64
     assert is_on_disk(col)
     np.testing.assert_array_equal(col[:, np.newaxis], want[:, np.newaxis])  # as matplotlib does
+    back = pickle.loads(pickle.dumps(col))
+    assert type(back) is np.ndarray  # pickled as the array it stands for, as a memmap is
+    np.testing.assert_array_equal(back, want)
 
 
 def test_a_short_slice_is_computed_once_a_long_one_stays_a_column(monkeypatch):

@@ -327,6 +327,20 @@ def test_labels_from_statistics_span_row_groups_and_files_and_need_every_group(t
     csv = tmp_path / "f.csv"
     csv.write_text("y\n0\n1\n")
     assert _labels_in_statistics([str(csv)], "y") is None
+    # types stored as integers but read as something else: their value counts say what they are
+    seconds = tmp_path / "g.parquet"
+    pq.write_table(pa.table({"y": pa.array([0, 1, 1], pa.duration("s"))}), seconds)
+    assert _labels_in_statistics([str(seconds)], "y") is None
+    truth = _parquet(tmp_path / "h.parquet", {"y": np.array([False, True])})
+    assert _labels_in_statistics([truth, ones], "y") is None  # bool in one file, int8 in another
+    # a row group without rows states nothing, and says nothing about the labels
+    schema = pa.schema([("y", pa.int64())])
+    empty_group = tmp_path / "i.parquet"
+    with pq.ParquetWriter(empty_group, schema) as writer:
+        writer.write_table(pa.table({"y": [0, 1, 1]}, schema=schema))
+        writer.write_table(pa.table({"y": pa.array([], pa.int64())}, schema=schema))
+    assert pq.ParquetFile(empty_group).metadata.num_row_groups == 2
+    assert _labels_in_statistics([str(empty_group)], "y") == [0, 1]
 
 
 @pytest.mark.parametrize("pos_label", [None, "0"])
@@ -364,3 +378,31 @@ def test_pos_label_not_a_label_still_names_the_rows_with_statistics(tmp_path, rn
     n_pos = int((rows["y"] == 1).sum())
     assert f"'1' ({n_pos:,} rows)" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+def test_curves_on_disk_go_to_and_from_worker_processes(tmp_path, rng, monkeypatch, start):
+    """The Dask engine's curves are on disk, their ratios computed where read: with worker
+    processes (forked, or started fresh as on Python 3.12+ and macOS, where every step's curve
+    is pickled to the worker) and ``--prevalence`` (the curve at the deployment prevalence
+    pickled back), the report equals the one computed in this process."""
+    import multiprocessing
+
+    import prcurve._reporting.analysis._parallel as parallel
+
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} start method here")
+    folder, _ = write_parts(tmp_path / "data", rng, ties=False)
+    args = ["--label", "y", "--score", "a", "--score", "b", "--engine", "dask",
+            "--prevalence", "0.05", "--n-resamples", "20"]  # fmt: skip
+    assert report(folder, *args, "--jobs", "1", "--out", tmp_path / "here") == 0
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_SECONDS", 0.0)
+    monkeypatch.setattr(parallel, "_start_method", lambda: start)
+    made = []
+    real_executor = parallel._executor
+    monkeypatch.setattr(parallel, "_executor", lambda n: made.append(n) or real_executor(n))
+    assert report(folder, *args, "--jobs", "2", "--out", tmp_path / "workers") == 0
+    assert made == [2]
+    got, ref = summary(tmp_path / "workers"), summary(tmp_path / "here")
+    assert got["scorers"]["a"]["operating_points"] == ref["scorers"]["a"]["operating_points"]
+    assert flat(got) == flat(ref)

@@ -199,10 +199,15 @@ def test_worker_count_keeps_a_cpu_for_the_main_process(jobs, auto, workers):
     assert worker_count(jobs, auto=auto) == workers
 
 
-@pytest.mark.parametrize(("jobs_auto", "workers"), [(True, 1), (False, 2)])
-def test_default_jobs_runs_one_worker_fewer_than_the_cpus(example, monkeypatch, jobs_auto, workers):
+@pytest.mark.parametrize(
+    ("jobs", "jobs_auto", "workers"), [(2, True, 1), (2, False, 2), (64, True, 15), (64, False, 15)]
+)
+def test_default_jobs_runs_one_worker_fewer_than_the_cpus(
+    example, monkeypatch, jobs, jobs_auto, workers
+):
     """``--jobs`` not given on 2 CPUs: one worker process beside the main one (which draws the
-    figures meanwhile); asked for, as many as asked; the numbers are the same either way."""
+    figures meanwhile); asked for, as many as asked; never more workers than steps (the
+    example's three scorers: 15 steps); the numbers are the same either way."""
     import prcurve._reporting.analysis._parallel as parallel
 
     data, analysis = example
@@ -210,7 +215,7 @@ def test_default_jobs_runs_one_worker_fewer_than_the_cpus(example, monkeypatch, 
     made = []
     real_executor = parallel._executor
     monkeypatch.setattr(parallel, "_executor", lambda n: made.append(n) or real_executor(n))
-    settings = Settings(**{**analysis.settings.__dict__, "jobs": 2, "jobs_auto": jobs_auto})
+    settings = Settings(**{**analysis.settings.__dict__, "jobs": jobs, "jobs_auto": jobs_auto})
     got = analyse(data, settings)
     assert made == [workers]
     assert summary(got) == summary(analysis)

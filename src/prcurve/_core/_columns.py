@@ -14,7 +14,8 @@ computes the rows asked for:
   most :data:`VIEW_ROWS` rows (a block of a pass: computed once, however many operations
   follow), another column otherwise (a view: nothing computed yet); ``column[indices]`` and
   ``column[mask]`` arrays computed at those rows only; any other key (a tuple, as
-  matplotlib's ``column[:, np.newaxis]``) indexes the column computed whole;
+  matplotlib's ``column[:, np.newaxis]``) indexes the column computed whole; pickled, a
+  column is the array it stands for (as a mapped array pickles);
 * NumPy functions and operators compute the column (or the view) whole, as ``np.asarray``
   does: for the blocks the on-disk code paths read, a block at a time.  Computing a column of
   more than :data:`LARGE` rows in one piece is counted in :data:`whole_reads` (a test checks
@@ -124,6 +125,13 @@ class CountColumn(NDArrayOperatorsMixin):
         if idx.shape[0] and (idx.min() < 0 or idx.max() >= n):
             raise IndexError(f"an index is out of bounds for a column of {n} rows")
         return self._values(idx + self._start)
+
+    def __reduce__(self) -> tuple[Any, tuple[np.ndarray]]:
+        """Pickled as the array it stands for, as a mapped array is: a curve on disk sent to
+        or from a worker process (a curve at a deployment prevalence, the steps' arguments
+        with a start method other than fork) arrives with its values, not with a function of
+        files that only this process has."""
+        return np.asarray, (np.asarray(self),)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         n = self.shape[0]

@@ -183,11 +183,10 @@ def _run_tasks(
     """
     results: Results = {}
     side = side or []
-    jobs = min(jobs, len(tasks))
-    if jobs > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
+    if min(jobs, len(tasks)) > 1 and sum(t[4].seconds for t in tasks) >= PARALLEL_MIN_SECONDS:
         from concurrent.futures import as_completed
 
-        jobs = worker_count(jobs, auto=jobs_auto)
+        jobs = min(worker_count(jobs, auto=jobs_auto), len(tasks))  # no idle worker
         announce(progress, f"bootstrap ({jobs} processes)")
         forked = _start_method() == "fork"
         queue = [(key, fn, args) for key, _, fn, args, _ in tasks]

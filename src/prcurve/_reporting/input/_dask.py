@@ -208,8 +208,9 @@ def _data_facts(frame: Any, label: str, positive: list[Any], weight: str | None)
 def _labels_in_statistics(files: list[str], label: str) -> list[Any] | None:
     """The label column's two values when the Parquet files' statistics settle them, else None.
 
-    They do when the column is boolean, or integer with a maximum one above its minimum, and
-    every row group of every file states its minimum, maximum and a null count of zero: its
+    They do when the column is of one Arrow type in every file, boolean or integer (not a
+    duration, date or other type stored as integers), with a maximum one above its minimum,
+    and every row group holding rows states its minimum, maximum and a null count of zero: its
     values are then the two ends (a row group's minimum and maximum are values it holds).  The
     label column is then not read for its value counts (a second of the 10⁸-row report): each
     class's rows come from the exact counts.  Anything else (CSV, strings, floats, missing
@@ -217,29 +218,41 @@ def _labels_in_statistics(files: list[str], label: str) -> list[Any] | None:
     """
     if not all(f.lower().endswith((".parquet", ".pq")) for f in files):
         return None
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
+    kinds = set()
     low: Any = None
     high: Any = None
     for f in files:
-        meta = pq.ParquetFile(f).metadata
+        pf = pq.ParquetFile(f)
+        names = pf.schema_arrow.names
+        if names.count(label) != 1:
+            return None
+        field = pf.schema_arrow.field(label)
+        if not (pa.types.is_boolean(field.type) or pa.types.is_integer(field.type)):
+            return None
+        kinds.add(field.type)
+        meta = pf.metadata
+        paths = [meta.schema.column(j).path for j in range(meta.num_columns)]
+        if paths.count(label) != 1:
+            return None
+        j = paths.index(label)
         for g in range(meta.num_row_groups):
             group = meta.row_group(g)
-            columns = [group.column(j) for j in range(group.num_columns)]
-            found = [c for c in columns if c.path_in_schema == label]
-            stats = found[0].statistics if len(found) == 1 else None
+            if group.num_rows == 0:
+                continue
+            stats = group.column(j).statistics
             if (
                 stats is None
                 or not stats.has_min_max
                 or not stats.has_null_count
                 or stats.null_count != 0
-                or stats.physical_type not in ("BOOLEAN", "INT32", "INT64")
-                or stats.logical_type.type not in ("NONE", "INT")
             ):
                 return None
             low = stats.min if low is None else min(low, stats.min)
             high = stats.max if high is None else max(high, stats.max)
-    if low is None or isinstance(low, bool) != isinstance(high, bool):
+    if low is None or len(kinds) != 1:
         return None
     if (low, high) == (False, True) or (not isinstance(low, bool) and high - low == 1):
         return [low, high]
