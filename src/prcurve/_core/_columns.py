@@ -35,7 +35,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ._disk import release, take
 
-__all__ = ["LARGE", "VIEW_ROWS", "CountColumn", "read_rows", "whole_reads"]
+__all__ = ["LARGE", "VIEW_ROWS", "CountColumn", "counts_column", "read_rows", "whole_reads"]
 
 #: Slices of at most this many rows are computed at once (the blocks the passes read).
 VIEW_ROWS = 1 << 18
@@ -60,6 +60,13 @@ def read_rows(a: np.ndarray, rows: Rows) -> np.ndarray:
         out[order] = take(a, rows[order])
         return out
     return take(a, rows)
+
+
+def counts_column(func: Callable[..., np.ndarray], *counts: np.ndarray) -> CountColumn:
+    """The column whose rows are ``func(*(c[rows] for c in counts))``: each read of it reads
+    those rows of the (mapped) ``counts`` (:func:`read_rows`) and combines them, e.g.
+    ``counts_column(lambda t, f: t / (t + f), tp, fp)``."""
+    return CountColumn(lambda rows: func(*(read_rows(c, rows) for c in counts)), len(counts[0]))
 
 
 class CountColumn(NDArrayOperatorsMixin):

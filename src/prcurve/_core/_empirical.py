@@ -11,7 +11,7 @@ import numpy as np
 
 from ._area import AUC_PR_METHODS, area_from_counts, average_precision_from, precision_of
 from ._batch import TIES, functional_precision
-from ._columns import CountColumn, read_rows
+from ._columns import counts_column
 from ._counts import BinaryCounts, binary_counts, count_sorted
 from ._disk import block_sum, is_on_disk, release_all, remembered, take
 from ._frame import data_frame
@@ -120,13 +120,9 @@ class PRCurve:
         precision: Any
         recall: Any
         if is_on_disk(tp):  # a curve longer than memory: its ratios computed where read
-            n_pos, k = counts.n_pos, tp.shape[0]
-            precision = CountColumn(
-                lambda rows: precision_of(read_rows(tp, rows), read_rows(fp, rows)), k
-            )
-            recall = CountColumn(
-                lambda rows: np.divide(read_rows(tp, rows), n_pos, dtype=np.float64), k
-            )
+            n_pos = counts.n_pos
+            precision = counts_column(precision_of, tp, fp)
+            recall = counts_column(lambda t: np.divide(t, n_pos, dtype=np.float64), tp)
         else:
             precision = precision_of(tp, fp)
             recall = np.divide(tp, counts.n_pos, dtype=np.float64)
@@ -390,9 +386,8 @@ class PRCurve:
         """The same operating points in ROC space (Davis & Goadrich Theorem 3.1)."""
         tp, fp, n_pos, n_neg = self.tp, self.fp, self.n_pos, self.n_neg
         if is_on_disk(tp):  # computed from the counts where read (never written)
-            k = tp.shape[0]
-            fpr: Any = CountColumn(lambda rows: read_rows(fp, rows) / n_neg, k)
-            tpr: Any = CountColumn(lambda rows: read_rows(tp, rows) / n_pos, k)
+            fpr: Any = counts_column(lambda f: f / n_neg, fp)
+            tpr: Any = counts_column(lambda t: t / n_pos, tp)
         else:
             fpr, tpr = fp / n_neg, tp / n_pos
         return ROCCurve(

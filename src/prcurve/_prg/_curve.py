@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._core._area import CHUNK
-from .._core._columns import CountColumn, read_rows
+from .._core._columns import counts_column
 from .._core._counts import BinaryCounts, binary_counts
 from .._core._disk import (
     block_sum,
@@ -132,15 +132,8 @@ class PRGCurve:
         pg: Any
         rg: Any
         if is_on_disk(tp):  # computed from the counts where read (never written)
-
-            def precision_gain(rows: Any) -> np.ndarray:
-                return count_gain(read_rows(fp, rows), read_rows(tp, rows), n_pos, n_neg)
-
-            def recall_gain(rows: Any) -> np.ndarray:
-                t = read_rows(tp, rows)
-                return count_gain(n_pos - t, t, n_pos, n_neg)
-
-            pg, rg = CountColumn(precision_gain, tp.shape[0]), CountColumn(recall_gain, tp.shape[0])
+            pg = counts_column(lambda f, t: count_gain(f, t, n_pos, n_neg), fp, tp)
+            rg = counts_column(lambda t: count_gain(n_pos - t, t, n_pos, n_neg), tp)
         else:  # in pieces: few temporaries of millions of points
             pg, rg = derived_columns(
                 tp,

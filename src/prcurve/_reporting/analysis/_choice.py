@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._core._columns import CountColumn, read_rows
+from ..._core._columns import counts_column
 from ..._core._counts import BinaryCounts
 from ..._core._disk import is_on_disk, n_at_least, release, release_all
 from ..._core._empirical import PRCurve
@@ -320,10 +320,7 @@ def _metric_on_disk(
     """One metric of the view of counts on disk, computed from them where read (never
     written: :class:`~..._core._columns.CountColumn`)."""
 
-    def rows_of(rows: Any) -> np.ndarray:
-        return _metrics(read_rows(tp, rows), read_rows(fp, rows), *args)[metric]
-
-    return CountColumn(rows_of, tp.shape[0])
+    return counts_column(lambda t, f: _metrics(t, f, *args)[metric], tp, fp)
 
 
 def metric_blocks(
